@@ -1,0 +1,125 @@
+#include "common/bank_model.h"
+
+const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 8};
+const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16};
+const struct bf_bank_rules bf_rules_kepler8 = {"compute 3.x, 8-byte banks", 32, 8, 32, 32, 32};
+
+const char *bf_op_name(enum bf_op op)
+{
+    switch (op) {
+    case BF_LOAD:
+        return "ld";
+    case BF_STORE:
+        return "st";
+    case BF_RED:
+        return "red";
+    case BF_LDMATRIX:
+        return "ldmatrix";
+    }
+    return "?";
+}
+
+/* Lanes that one part of the warp holds, and how many lanes take part at all. */
+static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *lanes_used)
+{
+    *lanes_used = BF_WARP;
+    if (a.op == BF_LDMATRIX) {
+        *lanes_used = 8 * a.matrices;
+        return 8;
+    }
+    if (a.bytes == 16)
+        return a.op == BF_LOAD ? r->ld16_lanes : r->st16_lanes;
+    return r->part_lanes;
+}
+
+/* The most distinct words any one bank holds for a part, and the number of
+ * distinct words. Words are chained per bank, so a repeat is found by looking
+ * only at the words already in its bank. */
+static void count_part(const struct bf_bank_rules *r, const uint32_t *word, int n, int *max_per_bank,
+                       int *distinct)
+{
+    int head[64], next[BF_WARP * 4], per_bank[64];
+    uint32_t uniq[BF_WARP * 4];
+    for (int b = 0; b < r->banks; ++b) {
+        head[b] = -1;
+        per_bank[b] = 0;
+    }
+    *max_per_bank = 0;
+    *distinct = 0;
+    for (int i = 0; i < n; ++i) {
+        int b = (int)(word[i] % (uint32_t)r->banks);
+        int j = head[b];
+        while (j >= 0 && uniq[j] != word[i])
+            j = next[j];
+        if (j >= 0)
+            continue; /* the same word: broadcast */
+        int d = (*distinct)++;
+        uniq[d] = word[i];
+        next[d] = head[b];
+        head[b] = d;
+        if (++per_bank[b] > *max_per_bank)
+            *max_per_bank = per_bank[b];
+    }
+}
+
+int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
+                       const uint32_t addr[BF_WARP], uint32_t active, struct bf_wavefronts *out)
+{
+    out->wavefronts = 0;
+    out->ideal = 0;
+    if (a.bytes != 1 && a.bytes != 2 && a.bytes != 4 && a.bytes != 8 && a.bytes != 16)
+        return -1;
+    if (a.op == BF_LDMATRIX && a.matrices != 1 && a.matrices != 2 && a.matrices != 4)
+        return -1;
+    if (r->banks > 64 || r->bank_bytes < 1)
+        return -1;
+
+    int used;
+    int part = part_lanes(r, a, &used);
+    /* A lane touches the bank words from its first byte to its last. */
+    int words_per_lane = a.bytes > r->bank_bytes ? a.bytes / r->bank_bytes : 1;
+    for (int first = 0; first < used; first += part) {
+        uint32_t word[BF_WARP * 4];
+        int n = 0;
+        for (int lane = first; lane < first + part && lane < used; ++lane) {
+            if (!(active >> lane & 1u))
+                continue;
+            if (addr[lane] % (uint32_t)a.bytes != 0)
+                return -1;
+            for (int w = 0; w < words_per_lane; ++w)
+                word[n++] = addr[lane] / (uint32_t)r->bank_bytes + (uint32_t)w;
+        }
+        if (n == 0)
+            continue;
+        int most, distinct;
+        count_part(r, word, n, &most, &distinct);
+        out->wavefronts += most;
+        out->ideal += (distinct + r->banks - 1) / r->banks;
+    }
+    return 0;
+}
+
+int bf_site_add(struct bf_site *s, const struct bf_bank_rules *r, const uint32_t addr[BF_WARP],
+                uint32_t active)
+{
+    struct bf_wavefronts w;
+    if (bf_bank_wavefronts(r, s->access, addr, active, &w) != 0)
+        return -1;
+    if (w.wavefronts == 0)
+        return 0;
+    s->requests += 1;
+    s->wavefronts += (uint64_t)w.wavefronts;
+    s->ideal += (uint64_t)w.ideal;
+    if (w.wavefronts > s->worst)
+        s->worst = w.wavefronts;
+    return 0;
+}
+
+void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
+{
+    s->requests += o->requests * count;
+    s->wavefronts += o->wavefronts * count;
+    s->ideal += o->ideal * count;
+    if (count > 0 && o->worst > s->worst)
+        s->worst = o->worst;
+}

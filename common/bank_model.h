@@ -1,0 +1,111 @@
+/* Host-side model of shared-memory bank conflicts (pure C, no GPU).
+ *
+ * A warp-wide shared-memory instruction is served in wavefronts. Within one
+ * part of the warp (the lanes the hardware serves together) a wavefront
+ * delivers at most one distinct bank word per bank, and lanes that read the
+ * same word share it (broadcast). So a part costs the largest number of
+ * distinct words that any one bank holds for it, and the instruction costs the
+ * sum over its parts. Ideal is the fewest wavefronts those words could take:
+ * per part, ceil(distinct words / banks).
+ *
+ * On sm_90 (measured on H100 with ncu, see DESIGN.md) 1/2/4/8-byte accesses
+ * and shared reductions are one part of 32 lanes, 16-byte loads two parts of
+ * 16, 16-byte stores four parts of 8, and ldmatrix one part per 8x8 matrix.
+ * Banks, bank width and part sizes are parameters, so the same code replays
+ * older hardware too (16 banks per half-warp; the 8-byte bank mode of 3.x). */
+#ifndef BANKFREE_BANK_MODEL_H
+#define BANKFREE_BANK_MODEL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BF_WARP 32
+
+enum bf_op {
+    BF_LOAD,    /* ld.shared */
+    BF_STORE,   /* st.shared */
+    BF_RED,     /* red.shared / atomics without a return value */
+    BF_LDMATRIX /* ldmatrix: each lane gives the address of one 16-byte row */
+};
+
+struct bf_access {
+    enum bf_op op;
+    int bytes;    /* per lane: 1, 2, 4, 8 or 16 (16 for ldmatrix rows) */
+    int matrices; /* ldmatrix .x1, .x2, .x4; unused otherwise */
+};
+
+struct bf_bank_rules {
+    const char *name;
+    int banks;      /* number of banks */
+    int bank_bytes; /* width of a bank word: 4, or 8 in the 8-byte mode of 3.x */
+    int part_lanes; /* lanes served together for 1..8-byte accesses and red */
+    int ld16_lanes; /* lanes served together by a 16-byte load */
+    int st16_lanes; /* lanes served together by a 16-byte store */
+};
+
+extern const struct bf_bank_rules bf_rules_sm90;    /* Hopper, as measured on H100 */
+extern const struct bf_bank_rules bf_rules_cc1x;    /* compute 1.x: 16 banks, half-warps */
+extern const struct bf_bank_rules bf_rules_kepler8; /* compute 3.x, 8-byte bank mode */
+
+struct bf_wavefronts {
+    int wavefronts;
+    int ideal;
+};
+
+static inline struct bf_access bf_ld(int bytes)
+{
+    struct bf_access a = {BF_LOAD, bytes, 0};
+    return a;
+}
+static inline struct bf_access bf_st(int bytes)
+{
+    struct bf_access a = {BF_STORE, bytes, 0};
+    return a;
+}
+static inline struct bf_access bf_red(int bytes)
+{
+    struct bf_access a = {BF_RED, bytes, 0};
+    return a;
+}
+static inline struct bf_access bf_ldmatrix(int matrices)
+{
+    struct bf_access a = {BF_LDMATRIX, 16, matrices};
+    return a;
+}
+
+/* "ld", "st", "red" or "ldmatrix": the suffix of ncu's _op_ counters. */
+const char *bf_op_name(enum bf_op op);
+
+/* Wavefronts for one warp-wide instruction. addr holds each lane's byte
+ * address in shared memory; lanes outside the active mask take no part (a
+ * part with no active lane costs nothing). Returns 0, or -1 if the access is
+ * not one the hardware has (bad width, unaligned address, bad matrix count). */
+int bf_bank_wavefronts(const struct bf_bank_rules *rules, struct bf_access access,
+                       const uint32_t addr[BF_WARP], uint32_t active, struct bf_wavefronts *out);
+
+/* One shared-memory access site of a kernel, summed over the warps that the
+ * model replays through it. */
+struct bf_site {
+    const char *name;
+    struct bf_access access;
+    uint64_t requests;   /* warp-wide instructions with at least one active lane */
+    uint64_t wavefronts; /* their wavefronts */
+    uint64_t ideal;      /* their ideal wavefronts */
+    int worst;           /* most wavefronts one request took */
+};
+
+/* Adds one warp's request to the site (nothing if no lane is active). */
+int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,
+                const uint32_t addr[BF_WARP], uint32_t active);
+
+/* Adds count copies of other (same name and access) to site. */
+void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

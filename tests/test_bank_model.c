@@ -1,0 +1,325 @@
+/* The bank model against the worked examples of the seed documents and every
+ * row of the H100 tables in DESIGN.md. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/bank_model.h"
+#include "common/swizzle.h"
+#include "tests/unit.h"
+
+#define ALL 0xffffffffu
+
+/* Wavefronts of one warp whose lane l touches byte address base + l * stride. */
+static int strided(const struct bf_bank_rules *r, struct bf_access a, uint32_t stride)
+{
+    uint32_t addr[BF_WARP];
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)l * stride;
+    struct bf_wavefronts w;
+    if (bf_bank_wavefronts(r, a, addr, ALL, &w) != 0)
+        return -1;
+    return w.wavefronts;
+}
+
+/* Wavefronts when lane l touches address addr_of(l). */
+static int lanes(const struct bf_bank_rules *r, struct bf_access a, uint32_t (*addr_of)(int),
+                 struct bf_wavefronts *w)
+{
+    uint32_t addr[BF_WARP];
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = addr_of(l);
+    return bf_bank_wavefronts(r, a, addr, ALL, w);
+}
+
+static uint32_t same_word(int l)
+{
+    (void)l;
+    return 16;
+}
+static uint32_t pairs_share_word(int l)
+{
+    return (uint32_t)(l / 2) * 4;
+}
+static uint32_t half_warp_address(int l)
+{
+    return l < 16 ? 0 : 8;
+}
+static uint32_t quarter_warp_address(int l)
+{
+    return (uint32_t)(l / 8) * 16;
+}
+static uint32_t two_addresses(int l)
+{
+    return (uint32_t)(l % 2) * 4;
+}
+static uint32_t eight_addresses(int l)
+{
+    return (uint32_t)(l % 8) * 4;
+}
+/* ldmatrix.x4 over a 128-byte-row tile: lane l gives row l % 8 of matrix l / 8,
+ * all in the same 16-byte column (naive) or in column (c ^ row) (swizzled). */
+static uint32_t ldmatrix_naive(int l)
+{
+    return (uint32_t)(8 * (l / 8) + l % 8) * 128;
+}
+static uint32_t ldmatrix_swizzled(int l)
+{
+    uint32_t row = (uint32_t)(8 * (l / 8) + l % 8);
+    return row * 128 + ((0u ^ row) % 8) * 16;
+}
+
+static void expect_wavefronts(struct bf_access a, uint32_t (*addr_of)(int), int want,
+                              const char *what)
+{
+    struct bf_wavefronts w;
+    EXPECT(lanes(&bf_rules_sm90, a, addr_of, &w) == 0, "%s: rejected", what);
+    EXPECT_EQ(w.wavefronts, want, what);
+}
+
+/* DESIGN.md, "Bank rules": every row of both H100 tables. */
+static void test_h100_loads(void)
+{
+    const struct bf_bank_rules *h = &bf_rules_sm90;
+    EXPECT_EQ(strided(h, bf_ld(4), 4), 1, "ld 4B stride 1 word");
+    EXPECT_EQ(strided(h, bf_ld(4), 8), 2, "ld 4B stride 2 words");
+    EXPECT_EQ(strided(h, bf_ld(4), 64), 16, "ld 4B stride 16 words");
+    EXPECT_EQ(strided(h, bf_ld(4), 128), 32, "ld 4B stride 32 words");
+    EXPECT_EQ(strided(h, bf_ld(4), 132), 1, "ld 4B stride 33 words");
+    expect_wavefronts(bf_ld(4), same_word, 1, "ld 4B all lanes one word");
+    expect_wavefronts(bf_ld(4), pairs_share_word, 1, "ld 4B pairs of lanes one word");
+
+    EXPECT_EQ(strided(h, bf_ld(1), 1), 1, "ld 1B consecutive");
+    EXPECT_EQ(strided(h, bf_ld(1), 2), 1, "ld 1B stride 2 B");
+    EXPECT_EQ(strided(h, bf_ld(1), 4), 1, "ld 1B stride 4 B");
+    EXPECT_EQ(strided(h, bf_ld(1), 128), 32, "ld 1B stride 128 B");
+
+    EXPECT_EQ(strided(h, bf_ld(8), 8), 2, "ld 8B contiguous");
+    EXPECT_EQ(strided(h, bf_ld(8), 16), 4, "ld 8B stride 16 B");
+    EXPECT_EQ(strided(h, bf_ld(8), 128), 32, "ld 8B stride 128 B");
+    expect_wavefronts(bf_ld(8), same_word, 1, "ld 8B all lanes one address");
+    expect_wavefronts(bf_ld(8), half_warp_address, 1, "ld 8B each half-warp its own address");
+
+    EXPECT_EQ(strided(h, bf_ld(16), 16), 4, "ld 16B contiguous");
+    EXPECT_EQ(strided(h, bf_ld(16), 32), 8, "ld 16B stride 32 B");
+    EXPECT_EQ(strided(h, bf_ld(16), 128), 32, "ld 16B stride 128 B");
+    EXPECT_EQ(strided(h, bf_ld(16), 0), 2, "ld 16B all lanes one address");
+    expect_wavefronts(bf_ld(16), quarter_warp_address, 2,
+                      "ld 16B 4 quarter-warps, 4 adjacent addresses");
+
+    expect_wavefronts(bf_ldmatrix(4), ldmatrix_naive, 32, "ldmatrix.x4 naive tile");
+    expect_wavefronts(bf_ldmatrix(4), ldmatrix_swizzled, 4, "ldmatrix.x4 swizzled tile");
+}
+
+static void test_h100_stores_and_reductions(void)
+{
+    const struct bf_bank_rules *h = &bf_rules_sm90;
+    EXPECT_EQ(strided(h, bf_st(4), 4), 1, "st 4B stride 1");
+    EXPECT_EQ(strided(h, bf_st(4), 8), 2, "st 4B stride 2");
+    EXPECT_EQ(strided(h, bf_st(4), 128), 32, "st 4B stride 32");
+    EXPECT_EQ(strided(h, bf_st(4), 132), 1, "st 4B stride 33");
+    EXPECT_EQ(strided(h, bf_st(4), 0), 1, "st 4B all lanes one word");
+    EXPECT_EQ(strided(h, bf_st(1), 1), 1, "st 1B consecutive");
+    EXPECT_EQ(strided(h, bf_st(1), 128), 32, "st 1B stride 128 B");
+    EXPECT_EQ(strided(h, bf_st(8), 8), 2, "st 8B contiguous");
+    EXPECT_EQ(strided(h, bf_st(8), 16), 4, "st 8B stride 16 B");
+    EXPECT_EQ(strided(h, bf_st(8), 128), 32, "st 8B stride 128 B");
+    EXPECT_EQ(strided(h, bf_st(16), 16), 4, "st 16B contiguous");
+    EXPECT_EQ(strided(h, bf_st(16), 32), 8, "st 16B stride 32 B");
+    EXPECT_EQ(strided(h, bf_st(16), 128), 32, "st 16B stride 128 B");
+    EXPECT_EQ(strided(h, bf_st(16), 0), 4, "st 16B all lanes one address");
+
+    EXPECT_EQ(strided(h, bf_red(4), 4), 1, "red.u32 stride 1");
+    EXPECT_EQ(strided(h, bf_red(4), 8), 2, "red.u32 stride 2");
+    EXPECT_EQ(strided(h, bf_red(4), 132), 1, "red.u32 stride 33");
+    EXPECT_EQ(strided(h, bf_red(4), 128), 32, "red.u32 32 addresses in one bank");
+    EXPECT_EQ(strided(h, bf_red(4), 0), 1, "red.u32 all lanes one address");
+    expect_wavefronts(bf_red(4), two_addresses, 1, "red.u32 2 addresses shared by many lanes");
+    expect_wavefronts(bf_red(4), eight_addresses, 1, "red.u32 8 addresses shared by many lanes");
+}
+
+/* Ideal is the fewest wavefronts the touched words could take, so "ways" is
+ * wavefronts / ideal and conflict-free means the two are equal. */
+static void test_ideal(void)
+{
+    const struct bf_bank_rules *h = &bf_rules_sm90;
+    uint32_t addr[BF_WARP];
+    struct bf_wavefronts w;
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)l * 16;
+    bf_bank_wavefronts(h, bf_st(16), addr, ALL, &w);
+    EXPECT(w.wavefronts == 4 && w.ideal == 4, "st 16B contiguous is ideal: %d/%d", w.wavefronts,
+           w.ideal);
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)l * 8;
+    bf_bank_wavefronts(h, bf_ld(4), addr, ALL, &w);
+    EXPECT(w.wavefronts == 2 && w.ideal == 1, "ld 4B stride 2 is 2-way: %d/%d", w.wavefronts,
+           w.ideal);
+    /* Inactive lanes take no part; a warp with none active issues nothing. */
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)l * 128;
+    bf_bank_wavefronts(h, bf_ld(4), addr, 0x0000000fu, &w);
+    EXPECT_EQ(w.wavefronts, 4, "4 active lanes in one bank");
+    bf_bank_wavefronts(h, bf_ld(4), addr, 0, &w);
+    EXPECT_EQ(w.wavefronts, 0, "no active lane");
+    /* Accesses the hardware does not have are refused. */
+    addr[0] = 2;
+    EXPECT(bf_bank_wavefronts(h, bf_ld(4), addr, ALL, &w) != 0, "unaligned 4B access refused");
+    EXPECT(bf_bank_wavefronts(h, bf_ld(3), addr, ALL, &w) != 0, "3-byte access refused");
+    EXPECT(bf_bank_wavefronts(h, bf_ldmatrix(3), addr, ALL, &w) != 0, "ldmatrix.x3 refused");
+}
+
+/* Seed 000: data[32][32] written by column (row = tid % 32) costs 32 wavefronts
+ * a warp, 31 conflicts; over 1024 threads nvprof counted 992 = 31 * 32. */
+static void test_seed000_column_tile(void)
+{
+    uint64_t extra_naive = 0, extra_padded = 0;
+    for (int warp = 0; warp < 32; ++warp) {
+        uint32_t naive[BF_WARP], padded[BF_WARP];
+        for (int l = 0; l < BF_WARP; ++l) {
+            int tid = warp * 32 + l, row = tid % 32, col = tid / 32;
+            naive[l] = (uint32_t)(row * 32 + col) * 4;
+            padded[l] = (uint32_t)(row * 33 + col) * 4;
+        }
+        struct bf_wavefronts a, b;
+        bf_bank_wavefronts(&bf_rules_sm90, bf_st(4), naive, ALL, &a);
+        bf_bank_wavefronts(&bf_rules_sm90, bf_st(4), padded, ALL, &b);
+        EXPECT_EQ(a.wavefronts, 32, "[32][32] written by column");
+        EXPECT_EQ(b.wavefronts, 1, "[32][33] written by column");
+        extra_naive += (uint64_t)(a.wavefronts - a.ideal);
+        extra_padded += (uint64_t)(b.wavefronts - b.ideal);
+    }
+    EXPECT_EQ(extra_naive, 992, "seed 000: nvprof's shared_st_bank_conflict");
+    EXPECT_EQ(extra_padded, 0, "[32][33] has no conflicts");
+}
+
+/* Seed 000 and 001: float data[32][7] read at row starts (stride 7) is
+ * conflict-free because 7 is odd; any odd stride is, no even one is. */
+static void test_seed000_odd_strides(void)
+{
+    EXPECT_EQ(strided(&bf_rules_sm90, bf_ld(4), 7 * 4), 1, "[32][7] read at row starts");
+    for (uint32_t s = 1; s < 64; ++s) {
+        int w = strided(&bf_rules_sm90, bf_ld(4), s * 4);
+        if (s % 2)
+            EXPECT(w == 1, "odd stride %u: %d wavefronts", s, w);
+        else
+            EXPECT(w > 1, "even stride %u: %d wavefronts", s, w);
+    }
+}
+
+/* Seed 003: 16 banks served per half-warp (compute 1.x). */
+static void test_seed003_half_warp(void)
+{
+    const struct bf_bank_rules *old = &bf_rules_cc1x;
+    uint32_t base = 64 * 4;
+    uint32_t addr[BF_WARP];
+    struct bf_wavefronts w;
+
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = base + (uint32_t)l * 4;
+    bf_bank_wavefronts(old, bf_ld(4), addr, ALL, &w);
+    EXPECT(w.wavefronts == 2 && w.ideal == 2, "data[base + tid]: %d/%d", w.wavefronts, w.ideal);
+
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = base + (uint32_t)(4 * l) * 4;
+    bf_bank_wavefronts(old, bf_ld(4), addr, ALL, &w);
+    EXPECT(w.wavefronts == 4 * w.ideal, "data[base + 4*tid] is 4-way: %d/%d", w.wavefronts,
+           w.ideal);
+    EXPECT_EQ(w.wavefronts, 8, "data[base + 4*tid]: 4 per half-warp");
+
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)(16 * l) * 4;
+    bf_bank_wavefronts(old, bf_ld(4), addr, ALL, &w);
+    EXPECT(w.wavefronts == 16 * w.ideal, "data[16*tid] is 16-way: %d/%d", w.wavefronts, w.ideal);
+
+    /* The fix: write data[row * 17 + column] (row = tid / 16), read data[17 * tid]. */
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)((l / 16) * 17 + l % 16) * 4;
+    bf_bank_wavefronts(old, bf_st(4), addr, ALL, &w);
+    EXPECT(w.wavefronts == w.ideal, "data[row*17 + column] store: %d/%d", w.wavefronts, w.ideal);
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)(17 * l) * 4;
+    bf_bank_wavefronts(old, bf_ld(4), addr, ALL, &w);
+    EXPECT(w.wavefronts == w.ideal, "data[17*tid] read: %d/%d", w.wavefronts, w.ideal);
+
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = 3 * 4;
+    bf_bank_wavefronts(old, bf_ld(4), addr, ALL, &w);
+    EXPECT_EQ(w.wavefronts, 2, "data[3] read by all: one broadcast per half-warp");
+    EXPECT_EQ(w.ideal, 2, "data[3] is ideal");
+}
+
+/* Seed 002: its four kernels, and fp64, counted in wavefronts. */
+static void test_seed002_kernels(void)
+{
+    const struct bf_bank_rules *h = &bf_rules_sm90;
+    EXPECT_EQ(strided(h, bf_ld(4), 4), 1, "kernel 0: lanes on words 0..31");
+    EXPECT_EQ(strided(h, bf_st(4), 128), 32, "kernel 1: every lane in bank 0");
+    EXPECT_EQ(strided(h, bf_ld(4), 33 * 4), 1, "kernel 2: other banks, not adjacent");
+    uint32_t addr[BF_WARP];
+    struct bf_wavefronts w;
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = (uint32_t)l * 8;
+    bf_bank_wavefronts(h, bf_ld(8), addr, ALL, &w);
+    EXPECT(w.wavefronts == 2 && w.ideal == 2, "fp64 contiguous: two wavefronts, no conflict");
+}
+
+/* The 8-byte bank mode of compute 3.x (cudaDeviceSetSharedMemConfig). */
+static void test_kepler_8byte_banks(void)
+{
+    const struct bf_bank_rules *k = &bf_rules_kepler8;
+    EXPECT_EQ(strided(k, bf_ld(8), 8), 1, "fp64 contiguous in one wavefront");
+    EXPECT_EQ(strided(k, bf_ld(4), 4), 1, "fp32 contiguous");
+    EXPECT_EQ(strided(k, bf_ld(4), 8), 1, "fp32 stride 2: 32 distinct 8-byte words");
+    EXPECT_EQ(strided(&bf_rules_sm90, bf_ld(4), 8), 2, "the same in 4-byte banks is 2-way");
+    EXPECT_EQ(strided(k, bf_ld(4), 256), 32, "fp32 stride 64 words");
+}
+
+/* Seed 004: the BMS = (3, 0, 3) swizzle table, x_p = x_l ^ y_l. */
+static const int seed004_table[8][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
+    {3, 2, 1, 0, 7, 6, 5, 4}, {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
+    {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0},
+};
+
+static void test_seed004_swizzle(void)
+{
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 8; ++x) {
+            uint32_t p = bf_swizzle(3, 0, 3, (uint32_t)(y * 8 + x));
+            EXPECT(p / 8 == (uint32_t)y, "swizzle keeps row %d", y);
+            EXPECT((int)(p % 8) == seed004_table[y][x], "table[%d][%d]", y, x);
+        }
+    for (int i = 0; i < 8; ++i) {
+        unsigned row_seen = 0, col_seen = 0;
+        for (int j = 0; j < 8; ++j) {
+            row_seen |= 1u << (bf_swizzle(3, 0, 3, (uint32_t)(i * 8 + j)) % 8);
+            col_seen |= 1u << (bf_swizzle(3, 0, 3, (uint32_t)(j * 8 + i)) % 8);
+        }
+        EXPECT(row_seen == 0xffu, "row %d has no repeated physical column", i);
+        EXPECT(col_seen == 0xffu, "column %d has no repeated physical column", i);
+    }
+    /* TMA's 16-byte chunk swizzle on fp16 rows of 128 B: chunk ^= row % 8, the
+     * seed's element formula, equals Swizzle<3,4,3> on byte offsets. */
+    const int nx = 64, elem = 2;
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < nx; ++x) {
+            int i16 = (y * nx + x) * elem / 16, y16 = i16 / 8, x16 = i16 % 8;
+            int swz_x = ((y16 ^ x16) * 16 / elem) % nx + x % (16 / elem);
+            uint32_t byte = bf_swizzle(3, 4, 3, (uint32_t)((y * nx + x) * elem));
+            EXPECT(byte == (uint32_t)((y * nx + swz_x) * elem), "TMA swizzle (%d,%d)", x, y);
+        }
+}
+
+int main(void)
+{
+    test_h100_loads();
+    test_h100_stores_and_reductions();
+    test_ideal();
+    test_seed000_column_tile();
+    test_seed000_odd_strides();
+    test_seed003_half_warp();
+    test_seed002_kernels();
+    test_kepler_8byte_banks();
+    test_seed004_swizzle();
+    return unit_finish("bank model");
+}
