@@ -1,0 +1,87 @@
+#include "common/device.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "common/check.h"
+
+#ifndef BF_CUDA_ARCHS
+#define BF_CUDA_ARCHS "unknown"
+#endif
+
+cudaError_t bf_probe_kernel_image(void); /* device_probe.cu */
+
+const char *bf_built_archs(void)
+{
+    return BF_CUDA_ARCHS;
+}
+
+int bf_device_open(struct bf_device *d)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        fprintf(stderr, "bankfree: no CUDA device (%s)\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        return BF_EXIT_NO_DEVICE;
+    }
+    memset(d, 0, sizeof *d);
+    d->id = 0;
+    struct cudaDeviceProp p;
+    BF_CHECK(cudaSetDevice(d->id));
+    BF_CHECK(cudaGetDeviceProperties(&p, d->id));
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sms = p.multiProcessorCount;
+    d->l2_bytes = (size_t)p.l2CacheSize;
+    d->global_bytes = p.totalGlobalMem;
+    int khz = 0;
+    BF_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, d->id));
+    d->max_sm_clock_mhz = khz / 1000;
+    BF_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
+    BF_CHECK(cudaDriverGetVersion(&d->driver_version));
+
+    err = bf_probe_kernel_image();
+    if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction) {
+        fprintf(stderr,
+                "bankfree: this build has GPU code for sm_%s only, but %s is sm_%d%d: "
+                "reconfigure with -DCMAKE_CUDA_ARCHITECTURES=%d%d\n",
+                BF_CUDA_ARCHS, d->name, d->cc_major, d->cc_minor, d->cc_major, d->cc_minor);
+        return BF_EXIT_FAIL;
+    }
+    BF_CHECK(err);
+    return 0;
+}
+
+/* NVML is opened at run time, so that the binary starts on machines whose
+ * driver has none (and on machines with no GPU at all). */
+typedef int (*nvml_init_fn)(void);
+typedef int (*nvml_handle_fn)(const char *, void **);
+typedef int (*nvml_clock_fn)(void *, int, unsigned *);
+
+int bf_sm_clock_now_mhz(const struct bf_device *d)
+{
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL)
+        return -1;
+    int mhz = -1;
+    nvml_init_fn init = (nvml_init_fn)dlsym(lib, "nvmlInit_v2");
+    nvml_init_fn shutdown = (nvml_init_fn)dlsym(lib, "nvmlShutdown");
+    nvml_handle_fn by_bus = (nvml_handle_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    nvml_clock_fn clock = (nvml_clock_fn)dlsym(lib, "nvmlDeviceGetClockInfo");
+    char bus[64];
+    if (init && shutdown && by_bus && clock && init() == 0) {
+        void *dev;
+        unsigned value;
+        if (cudaDeviceGetPCIBusId(bus, sizeof bus, d->id) == cudaSuccess &&
+            by_bus(bus, &dev) == 0 && clock(dev, 1 /* NVML_CLOCK_SM */, &value) == 0)
+            mhz = (int)value;
+        shutdown();
+    }
+    dlclose(lib);
+    return mhz;
+}

@@ -1,0 +1,50 @@
+/* Result tables, printed as an aligned table, markdown, CSV or JSON, with the
+ * facts a figure needs to mean something (device, CUDA version, SM clock,
+ * date, command) carried along as metadata. */
+#ifndef BANKFREE_REPORT_H
+#define BANKFREE_REPORT_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bf_format { BF_FORMAT_TABLE, BF_FORMAT_MD, BF_FORMAT_CSV, BF_FORMAT_JSON };
+
+#define BF_TABLE_MAX_COLS 16
+#define BF_TABLE_MAX_META 16
+
+struct bf_table {
+    int ncols;
+    const char *col[BF_TABLE_MAX_COLS];
+    int nrows, cap;
+    char **cell;    /* nrows * ncols strings */
+    char *numeric;  /* per cell: printed unquoted in JSON, right-aligned in tables */
+    int filled;     /* cells of the last row given so far */
+    int nmeta;
+    char *meta_key[BF_TABLE_MAX_META], *meta_val[BF_TABLE_MAX_META];
+};
+
+/* Column names end with NULL. */
+void bf_table_init(struct bf_table *t, const char *const *cols);
+void bf_table_free(struct bf_table *t);
+
+void bf_table_row(struct bf_table *t);          /* starts a row */
+void bf_table_text(struct bf_table *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));       /* next cell, text */
+void bf_table_num(struct bf_table *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));       /* next cell, a number */
+void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format);
+
+/* "table", "md", "csv", "json": returns 0, or -1 if the name is none of those. */
+int bf_format_parse(const char *name, enum bf_format *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
