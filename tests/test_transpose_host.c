@@ -1,0 +1,178 @@
+/* The transpose family on the CPU: the bank model on every shared access site
+ * of every variant, and the CPU reference. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bank_model.h"
+#include "common/swizzle.h"
+#include "tests/unit.h"
+#include "transpose/transpose.h"
+#include "transpose/transpose_layout.h"
+#include "transpose/transpose_model.h"
+#include "transpose/transpose_ref.h"
+
+static const struct bf_size shapes[] = {
+    {2, {8192, 8192}}, {2, {32, 32}},  {2, {33, 4097}},    {2, {1, 1}},
+    {2, {100, 37}},    {2, {1, 4099}}, {2, {2097185, 3}}, {2, {7919, 8209}},
+};
+#define NSHAPES (int)(sizeof shapes / sizeof *shapes)
+
+static int model(int variant, const struct bf_size *s, struct bf_site sites[BF_MAX_SITES])
+{
+    return transpose_model(variant, s, &bf_rules_sm90, sites);
+}
+
+/* The naive kernel uses no shared memory. */
+static void test_naive(void)
+{
+    struct bf_site sites[BF_MAX_SITES];
+    for (int i = 0; i < NSHAPES; ++i)
+        EXPECT_EQ(model(TRANSPOSE_NAIVE, &shapes[i], sites), 0, "naive: shared access sites");
+}
+
+/* The tile written in the load phase is a row per warp: ideal for every layout.
+ * Read by column, tile[32][32] is 32-way; padded and swizzled are ideal. */
+static void test_tiled_sites(void)
+{
+    for (int i = 0; i < NSHAPES; ++i) {
+        const struct bf_size *s = &shapes[i];
+        struct bf_site c[BF_MAX_SITES], p[BF_MAX_SITES], z[BF_MAX_SITES];
+        EXPECT_EQ(model(TRANSPOSE_CONFLICTING, s, c), 2, "conflicting: sites");
+        EXPECT_EQ(model(TRANSPOSE_PADDED_TILE, s, p), 2, "padded: sites");
+        EXPECT_EQ(model(TRANSPOSE_SWIZZLED_TILE, s, z), 2, "swizzled: sites");
+        int64_t rows = s->dim[0], cols = s->dim[1];
+        uint64_t elements = (uint64_t)(rows * cols);
+        for (int k = 0; k < 2; ++k) {
+            EXPECT(c[k].access.bytes == 4 && p[k].access.bytes == 4, "4-byte accesses");
+            EXPECT(p[k].wavefronts == p[k].ideal, "padded %s %lldx%lld: %llu wavefronts, ideal %llu",
+                   p[k].name, (long long)rows, (long long)cols, (unsigned long long)p[k].wavefronts,
+                   (unsigned long long)p[k].ideal);
+            EXPECT(z[k].wavefronts == z[k].ideal, "swizzled %s %lldx%lld: %llu, ideal %llu",
+                   z[k].name, (long long)rows, (long long)cols, (unsigned long long)z[k].wavefronts,
+                   (unsigned long long)z[k].ideal);
+            EXPECT(p[k].requests == c[k].requests && z[k].requests == c[k].requests,
+                   "same requests in every layout");
+        }
+        EXPECT(c[0].access.op == BF_STORE && c[1].access.op == BF_LOAD, "write, then read");
+        EXPECT(c[0].wavefronts == c[0].ideal, "conflicting tile write is a row: ideal");
+        /* Read down a column, every lane is in one bank: one wavefront per
+         * active lane, and the lanes of all requests cover each element once. */
+        EXPECT(c[1].wavefronts == elements, "conflicting read %lldx%lld: %llu wavefronts, want %llu",
+               (long long)rows, (long long)cols, (unsigned long long)c[1].wavefronts,
+               (unsigned long long)elements);
+        if (rows % 32 == 0 && cols % 32 == 0) {
+            EXPECT(c[1].wavefronts == 32 * c[1].ideal, "whole tiles: 32-way");
+            EXPECT_EQ(c[1].worst, 32, "conflicting read: worst request");
+            EXPECT_EQ(c[1].requests, elements / 32, "one request per 32 elements");
+        }
+    }
+}
+
+/* The model replays one interior tile for all; replaying every tile one by
+ * one must give the same counts. */
+static void test_interior_shortcut(void)
+{
+    const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}}, {2, {64, 64}}, {2, {31, 200}}};
+    enum transpose_layout layouts[] = {TRANSPOSE_ROW_MAJOR, TRANSPOSE_PADDED, TRANSPOSE_SWIZZLED};
+    int variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED_TILE, TRANSPOSE_SWIZZLED_TILE};
+    for (size_t i = 0; i < sizeof s / sizeof *s; ++i)
+        for (int l = 0; l < 3; ++l) {
+            struct bf_site fast[BF_MAX_SITES];
+            struct bf_site slow[2] = {{"w", bf_st(4), 0, 0, 0, 0}, {"r", bf_ld(4), 0, 0, 0, 0}};
+            model(variants[l], &s[i], fast);
+            int64_t rows = s[i].dim[0], cols = s[i].dim[1];
+            for (int64_t tr = 0; tr * 32 < rows; ++tr)
+                for (int64_t tc = 0; tc * 32 < cols; ++tc)
+                    transpose_model_tile(layouts[l], rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
+                                         &slow[1]);
+            for (int k = 0; k < 2; ++k)
+                EXPECT(fast[k].requests == slow[k].requests &&
+                           fast[k].wavefronts == slow[k].wavefronts &&
+                           fast[k].ideal == slow[k].ideal && fast[k].worst == slow[k].worst,
+                       "shortcut differs from full replay: layout %d, %lldx%lld, site %d", l,
+                       (long long)rows, (long long)cols, k);
+        }
+}
+
+/* Every element lands in the tile once and is read back from where it landed. */
+static void test_layouts_are_permutations(void)
+{
+    enum transpose_layout layouts[] = {TRANSPOSE_ROW_MAJOR, TRANSPOSE_PADDED, TRANSPOSE_SWIZZLED};
+    for (int l = 0; l < 3; ++l) {
+        static unsigned char used[TRANSPOSE_TILE_WORDS];
+        memset(used, 0, sizeof used);
+        for (int r = 0; r < TRANSPOSE_TILE; ++r)
+            for (int c = 0; c < TRANSPOSE_TILE; ++c) {
+                uint32_t o = transpose_tile_offset(layouts[l], r, c);
+                EXPECT(o < (uint32_t)(l == 1 ? TRANSPOSE_TILE_WORDS : 1024), "offset in the tile");
+                if (o < TRANSPOSE_TILE_WORDS)
+                    EXPECT(!used[o]++, "layout %d: offset %u used twice", l, o);
+            }
+    }
+    /* The swizzle is CuTe's Swizzle<5,0,5> on the row-major offset. */
+    for (int r = 0; r < 32; ++r)
+        for (int c = 0; c < 32; ++c)
+            EXPECT(transpose_tile_offset(TRANSPOSE_SWIZZLED, r, c) ==
+                       bf_swizzle(5, 0, 5, (uint32_t)(r * 32 + c)),
+                   "Swizzle<5,0,5> at (%d,%d)", r, c);
+    /* Load and store moves of a tile touch each element once, and the store
+     * phase reads what the load phase of the transposed position wrote. */
+    const int64_t rows = 70, cols = 45;
+    for (int64_t tr = 0; tr < 3; ++tr)
+        for (int64_t tc = 0; tc < 2; ++tc)
+            for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
+                for (int k = 0; k < TRANSPOSE_STEPS; ++k)
+                    for (int tx = 0; tx < 32; ++tx) {
+                        struct transpose_move st = transpose_store_move(
+                            TRANSPOSE_SWIZZLED, rows, cols, tr, tc, tx, ty, k);
+                        if (!st.active)
+                            continue;
+                        int64_t out_r = st.global / rows, out_c = st.global % rows;
+                        /* out[out_r][out_c] = in[out_c][out_r]: its load move */
+                        int64_t r = out_c, c = out_r;
+                        struct transpose_move ld = transpose_load_move(
+                            TRANSPOSE_SWIZZLED, rows, cols, tr, tc, (int)(c % 32),
+                            (int)(r % 32 % TRANSPOSE_BLOCK_ROWS), (int)(r % 32 / TRANSPOSE_BLOCK_ROWS));
+                        EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem,
+                               "store move (%d,%d,%d) of tile (%lld,%lld)", tx, ty, k,
+                               (long long)tr, (long long)tc);
+                    }
+}
+
+static void test_reference(void)
+{
+    const float in[6] = {1, 2, 3, 4, 5, 6}; /* 2 x 3 */
+    const float want[6] = {1, 4, 2, 5, 3, 6};
+    float out[6];
+    transpose_ref_f32(out, in, 2, 3);
+    EXPECT(memcmp(out, want, sizeof out) == 0, "2x3 by hand");
+
+    const int64_t shapes2[][2] = {{1, 1}, {1, 97}, {97, 1}, {65, 130}, {200, 3}};
+    for (int i = 0; i < 5; ++i) {
+        int64_t r = shapes2[i][0], c = shapes2[i][1];
+        float *a = malloc((size_t)(r * c) * sizeof *a), *b = malloc((size_t)(r * c) * sizeof *b),
+              *back = malloc((size_t)(r * c) * sizeof *back);
+        for (int64_t j = 0; j < r * c; ++j)
+            a[j] = (float)j + 0.5f;
+        transpose_ref_f32(b, a, r, c);
+        for (int64_t x = 0; x < r; ++x)
+            for (int64_t y = 0; y < c; ++y)
+                EXPECT(b[y * r + x] == a[x * c + y], "element (%lld,%lld)", (long long)x,
+                       (long long)y);
+        transpose_ref_f32(back, b, c, r);
+        EXPECT(memcmp(a, back, (size_t)(r * c) * sizeof *a) == 0, "transposed twice is the input");
+        free(a);
+        free(b);
+        free(back);
+    }
+}
+
+int main(void)
+{
+    test_naive();
+    test_tiled_sites();
+    test_interior_shortcut();
+    test_layouts_are_permutations();
+    test_reference();
+    return unit_finish("transpose (host)");
+}

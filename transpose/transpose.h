@@ -1,0 +1,33 @@
+/* fp32 matrix transpose: out (cols x rows) = in^T, in (rows x cols), both
+ * row-major and densely packed, any rows, cols >= 1. Four variants of one
+ * kernel, from the conflicting shared tile to its two fixes. */
+#ifndef BANKFREE_TRANSPOSE_H
+#define BANKFREE_TRANSPOSE_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum transpose_variant {
+    TRANSPOSE_NAIVE,       /* no shared memory: reads coalesced, writes strided */
+    TRANSPOSE_CONFLICTING, /* tile[32][32] read by column: 32-way bank conflict */
+    TRANSPOSE_PADDED_TILE, /* tile[32][33]: conflict-free */
+    TRANSPOSE_SWIZZLED_TILE, /* tile[32][32] with column ^ row: conflict-free, no padding */
+    TRANSPOSE_VARIANTS
+};
+
+/* Launches the variant on the stream. Returns cudaErrorInvalidValue for a bad
+ * variant, a size < 1 or a null pointer, else the launch's error. out and in
+ * must not overlap. */
+cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in,
+                          int64_t rows, int64_t cols, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,22 @@
+/* The transpose kernels' shared-memory accesses, replayed through the bank
+ * model with the kernels' own index functions (transpose_layout.h). */
+#ifndef BANKFREE_TRANSPOSE_MODEL_H
+#define BANKFREE_TRANSPOSE_MODEL_H
+
+#include <stdint.h>
+
+#include "common/registry.h"
+#include "transpose/transpose_layout.h"
+
+/* Adds the requests of one tile's block to its two sites: `write` (the tile
+ * filled in the load phase) and `read` (the tile read in the store phase). */
+void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t cols,
+                          int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
+                          struct bf_site *write, struct bf_site *read);
+
+/* The family's model hook: the sites of one launch of `variant` on a rows x
+ * cols matrix (none for the naive kernel, which has no shared memory). */
+int transpose_model(int variant, const struct bf_size *size, const struct bf_bank_rules *rules,
+                    struct bf_site sites[BF_MAX_SITES]);
+
+#endif

@@ -1,0 +1,260 @@
+/* The transpose family as the runner sees it: variants, sizes, the model hook,
+ * the correctness test and the benchmark with its comparators (device-to-device
+ * copy, the bandwidth ceiling; cublasSgeam, the vendor's transpose). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+
+#include "common/check.h"
+#include "common/data.h"
+#include "common/registry.h"
+#include "common/validate.h"
+#include "transpose/transpose.h"
+#include "transpose/transpose_model.h"
+#include "transpose/transpose_ref.h"
+
+static const struct bf_variant variants[TRANSPOSE_VARIANTS] = {
+    [TRANSPOSE_NAIVE] = {"naive", "no shared memory: reads coalesced, writes 32 rows apart"},
+    [TRANSPOSE_CONFLICTING] = {"conflicting", "tile[32][32] read by column: 32-way conflict"},
+    [TRANSPOSE_PADDED_TILE] = {"padded", "tile[32][33]: one spare word a row, conflict-free"},
+    [TRANSPOSE_SWIZZLED_TILE] = {"swizzled", "tile[32][32], column ^ row: conflict-free"},
+};
+
+/* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
+ * more tile rows than gridDim.y takes (65535), so blocks walk several tiles. */
+static const struct bf_size test_sizes[] = {
+    {2, {1, 1}},       {2, {1, 31}},        {2, {31, 1}},         {2, {1, 4099}},
+    {2, {4099, 1}},    {2, {31, 33}},       {2, {32, 32}},        {2, {33, 31}},
+    {2, {64, 96}},     {2, {33, 4097}},     {2, {4097, 33}},      {2, {257, 509}},
+    {2, {1021, 1031}}, {2, {4096, 4095}},   {2, {2097185, 3}},    {2, {3, 2097185}},
+    {2, {1, 4194319}}, {2, {4194319, 1}},   {2, {8192, 8192}},
+};
+
+/* For the sanitizers, which run each kernel 10-100x slower; still edges, and
+ * still a grid that makes blocks loop over tiles. */
+static const struct bf_size quick_sizes[] = {
+    {2, {1, 1}}, {2, {31, 33}}, {2, {33, 4097}}, {2, {257, 509}}, {2, {2097185, 1}},
+};
+
+static const struct bf_size bench_sizes[] = {{2, {8192, 8192}}, {2, {7919, 8209}}};
+
+static double device_bytes(const struct bf_size *s)
+{
+    return 2.0 * (double)s->dim[0] * (double)s->dim[1] * sizeof(float);
+}
+
+/* Input and output on the device, and host copies for checking. */
+struct buffers {
+    int64_t rows, cols;
+    size_t n, bytes;
+    float *d_in, *d_out;
+    float *in, *out, *ref;
+};
+
+static void buffers_init(struct buffers *b, const struct bf_size *s, uint64_t seed)
+{
+    b->rows = s->dim[0];
+    b->cols = s->dim[1];
+    b->n = (size_t)(b->rows * b->cols);
+    b->bytes = b->n * sizeof(float);
+    BF_CHECK(cudaMalloc((void **)&b->d_in, b->bytes));
+    BF_CHECK(cudaMalloc((void **)&b->d_out, b->bytes));
+    b->in = malloc(b->bytes);
+    b->out = malloc(b->bytes);
+    b->ref = malloc(b->bytes);
+    BF_CHECK_STATUS(b->in && b->out && b->ref, "malloc", "out of host memory");
+    BF_CHECK(bf_fill_random_f32(b->d_in, b->n, seed, 0));
+    BF_CHECK(cudaMemcpy(b->in, b->d_in, b->bytes, cudaMemcpyDeviceToHost));
+    transpose_ref_f32(b->ref, b->in, b->rows, b->cols);
+}
+
+static void buffers_free(struct buffers *b)
+{
+    BF_CHECK(cudaFree(b->d_in));
+    BF_CHECK(cudaFree(b->d_out));
+    free(b->in);
+    free(b->out);
+    free(b->ref);
+}
+
+/* Compares the device output with `want` (cols x rows); 0 if every element matches. */
+static int check_output(const struct buffers *b, const float *want, char *why, size_t len)
+{
+    size_t first;
+    BF_CHECK(cudaMemcpy(b->out, b->d_out, b->bytes, cudaMemcpyDeviceToHost));
+    size_t bad = bf_compare_exact(b->out, want, b->n, sizeof(float), &first);
+    if (bad == 0)
+        return 0;
+    snprintf(why, len, "%zu of %zu elements wrong; first out[%lld][%lld] = %.9g, want %.9g", bad,
+             b->n, (long long)(first / (size_t)b->rows), (long long)(first % (size_t)b->rows),
+             (double)b->out[first], (double)want[first]);
+    return 1;
+}
+
+static int transpose_test(int variant, const struct bf_size *s, uint64_t seed, char *why,
+                          size_t len)
+{
+    struct buffers b;
+    buffers_init(&b, s, seed);
+    BF_CHECK(bf_poison(b.d_out, b.bytes, 0));
+    BF_CHECK(transpose_f32((enum transpose_variant)variant, b.d_out, b.d_in, b.rows, b.cols, 0));
+    BF_CHECK(cudaDeviceSynchronize());
+    int bad = check_output(&b, b.ref, why, len);
+    buffers_free(&b);
+    return bad;
+}
+
+/* ---- benchmark ---- */
+
+struct job {
+    const struct buffers *b;
+    enum transpose_variant variant;
+    cublasHandle_t cublas;
+};
+
+static cudaError_t run_variant(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    return transpose_f32(j->variant, j->b->d_out, j->b->d_in, j->b->rows, j->b->cols, stream);
+}
+
+static cudaError_t run_copy(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    return cudaMemcpyAsync(j->b->d_out, j->b->d_in, j->b->bytes, cudaMemcpyDeviceToDevice, stream);
+}
+
+/* Row-major in (rows x cols) is column-major A (cols x rows, lda = cols);
+ * row-major out (cols x rows) is column-major C (rows x cols, ldc = rows);
+ * C = 1 * A^T + 0 * C, in place on C as cuBLAS allows. */
+static cudaError_t run_cublas(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    const float one = 1.0f, zero = 0.0f;
+    int m = (int)j->b->rows, n = (int)j->b->cols;
+    cublasStatus_t st = cublasSetStream(j->cublas, stream);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasSgeam(j->cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, j->b->d_in, n, &zero,
+                         j->b->d_out, m, j->b->d_out, m);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "bankfree: cublasSgeam: %s\n", cublasGetStatusString(st));
+        return cudaErrorUnknown;
+    }
+    return cudaGetLastError();
+}
+
+enum { ROW_COPY, ROW_CUBLAS, ROW_VARIANT0 };
+
+static int transpose_bench(unsigned mask, const struct bf_size *s, const struct bf_bench_ctx *ctx,
+                           struct bf_table *t)
+{
+    struct buffers b;
+    buffers_init(&b, s, ctx->seed);
+    struct job job = {&b, TRANSPOSE_NAIVE, NULL};
+    BF_CHECK_STATUS(cublasCreate(&job.cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
+                    "cuBLAS could not start");
+
+    /* Data that fits in L2 would be timed from L2: flush between repetitions. */
+    struct bf_timing_opts opts = ctx->timing;
+    void *flush = NULL;
+    if (ctx->flush_l2 || 2.0 * (double)b.bytes < 4.0 * (double)ctx->dev->l2_bytes) {
+        opts.flush_bytes = 2 * ctx->dev->l2_bytes;
+        BF_CHECK(cudaMalloc(&flush, opts.flush_bytes));
+        opts.flush = flush;
+    }
+
+    struct row {
+        const char *name;
+        int on;
+        struct bf_timing time;
+        int wrong;
+    } rows[ROW_VARIANT0 + TRANSPOSE_VARIANTS];
+    int fits_int = b.rows <= 0x7fffffff && b.cols <= 0x7fffffff;
+    rows[ROW_COPY] = (struct row){.name = "copy (ceiling)", .on = 1};
+    rows[ROW_CUBLAS] = (struct row){.name = "cublasSgeam", .on = fits_int};
+    for (int v = 0; v < TRANSPOSE_VARIANTS; ++v)
+        rows[ROW_VARIANT0 + v] = (struct row){.name = variants[v].name, .on = (int)(mask >> v & 1u)};
+
+    int failed = 0;
+    char why[256];
+    for (int r = 0; r < ROW_VARIANT0 + TRANSPOSE_VARIANTS; ++r) {
+        if (!rows[r].on)
+            continue;
+        bf_launch_fn fn = r == ROW_COPY ? run_copy : r == ROW_CUBLAS ? run_cublas : run_variant;
+        job.variant = (enum transpose_variant)(r - ROW_VARIANT0);
+        /* Check the output of every contender before timing it. */
+        BF_CHECK(bf_poison(b.d_out, b.bytes, 0));
+        BF_CHECK(fn(&job, 0));
+        BF_CHECK(cudaDeviceSynchronize());
+        rows[r].wrong = check_output(&b, r == ROW_COPY ? b.in : b.ref, why, sizeof why);
+        if (rows[r].wrong) {
+            fprintf(stderr, "bankfree: transpose/%s wrong at %lldx%lld: %s\n", rows[r].name,
+                    (long long)b.rows, (long long)b.cols, why);
+            failed = 1;
+        }
+        BF_CHECK(bf_time(fn, &job, 0, &opts, &rows[r].time));
+    }
+
+    char size[64];
+    bf_size_format(s, size, sizeof size);
+    double copy_ms = rows[ROW_COPY].time.median_ms;
+    double cublas_ms = rows[ROW_CUBLAS].on ? rows[ROW_CUBLAS].time.median_ms : 0;
+    double naive_ms = rows[ROW_VARIANT0].on ? rows[ROW_VARIANT0].time.median_ms : 0;
+    for (int r = 0; r < ROW_VARIANT0 + TRANSPOSE_VARIANTS; ++r) {
+        if (!rows[r].on)
+            continue;
+        const struct bf_timing *tm = &rows[r].time;
+        bf_table_row(t);
+        bf_table_text(t, "transpose");
+        bf_table_text(t, "%s", size);
+        bf_table_text(t, "%s%s", rows[r].name, rows[r].wrong ? " (WRONG)" : "");
+        bf_table_num(t, "%.4f", tm->median_ms);
+        bf_table_num(t, "%.4f", tm->min_ms);
+        bf_table_num(t, "%.4f", tm->max_ms);
+        bf_table_num(t, "%.2f", 100.0 * tm->noise);
+        bf_table_num(t, "%d", tm->reps);
+        bf_table_num(t, "%.1f", 2.0 * (double)b.bytes / (tm->median_ms * 1e6));
+        bf_table_text(t, "GB/s");
+        bf_table_num(t, "%.3f", copy_ms / tm->median_ms);
+        if (cublas_ms > 0)
+            bf_table_num(t, "%.3f", cublas_ms / tm->median_ms);
+        else
+            bf_table_text(t, "-");
+        if (naive_ms > 0 && r >= ROW_VARIANT0)
+            bf_table_num(t, "%.2f", naive_ms / tm->median_ms);
+        else
+            bf_table_text(t, "-");
+        struct bf_site sites[BF_MAX_SITES];
+        int nsites = r >= ROW_VARIANT0 ? transpose_model(r - ROW_VARIANT0, s, &bf_rules_sm90, sites)
+                                       : 0;
+        bf_bench_model_cells(t, sites, nsites);
+    }
+
+    if (flush != NULL)
+        BF_CHECK(cudaFree(flush));
+    BF_CHECK_STATUS(cublasDestroy(job.cublas) == CUBLAS_STATUS_SUCCESS, "cublasDestroy",
+                    "cuBLAS could not stop");
+    buffers_free(&b);
+    return failed;
+}
+
+const struct bf_family transpose_family = {
+    .name = "transpose",
+    .summary = "fp32 out = in^T, any rows x cols",
+    .variants = variants,
+    .nvariants = TRANSPOSE_VARIANTS,
+    .ndims = 2,
+    .size_form = "ROWSxCOLS",
+    .test_sizes = test_sizes,
+    .ntest_sizes = sizeof test_sizes / sizeof *test_sizes,
+    .quick_sizes = quick_sizes,
+    .nquick_sizes = sizeof quick_sizes / sizeof *quick_sizes,
+    .bench_sizes = bench_sizes,
+    .nbench_sizes = sizeof bench_sizes / sizeof *bench_sizes,
+    .device_bytes = device_bytes,
+    .model = transpose_model,
+    .test = transpose_test,
+    .bench = transpose_bench,
+};
