@@ -35,8 +35,8 @@ static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *la
 /* The most distinct words any one bank holds for a part, and the number of
  * distinct words. Words are chained per bank, so a repeat is found by looking
  * only at the words already in its bank. */
-static void count_part(const struct bf_bank_rules *r, const uint32_t *word, int n, int *max_per_bank,
-                       int *distinct)
+static void count_part(const struct bf_bank_rules *r, const uint32_t *word, int n,
+                       int *max_per_bank, int *distinct)
 {
     int head[64], next[BF_WARP * 4], per_bank[64];
     uint32_t uniq[BF_WARP * 4];

@@ -6,10 +6,8 @@
 #include <string.h>
 
 const char *const bf_bench_columns[] = {
-    "family",   "size",      "variant",    "median_ms",   "min_ms",
-    "max_ms",   "noise_pct", "reps",       "rate",        "unit",
-    "of_ceiling", "vs_vendor", "vs_naive", "smem_ld_ways", "smem_st_ways",
-    NULL};
+    "family", "size", "variant",    "median_ms", "min_ms",   "max_ms",       "noise_pct",    "reps",
+    "rate",   "unit", "of_ceiling", "vs_vendor", "vs_naive", "smem_ld_ways", "smem_st_ways", NULL};
 
 int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, size_t len)
 {
@@ -19,7 +17,9 @@ int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, s
         if (d > 0) {
             if (*p != 'x') {
                 snprintf(why, len, "size '%s' needs %d dimensions, like %s", text, ndims,
-                         ndims == 1 ? "1000000" : ndims == 2 ? "8192x8192" : "4096x4096x4096");
+                         ndims == 1   ? "1000000"
+                         : ndims == 2 ? "8192x8192"
+                                      : "4096x4096x4096");
                 return -1;
             }
             ++p;
@@ -45,7 +45,9 @@ int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, s
     if (*p != '\0') {
         snprintf(why, len, "size '%s' needs %d dimension%s, like %s", text, ndims,
                  ndims == 1 ? "" : "s",
-                 ndims == 1 ? "1000000" : ndims == 2 ? "8192x8192" : "4096x4096x4096");
+                 ndims == 1   ? "1000000"
+                 : ndims == 2 ? "8192x8192"
+                              : "4096x4096x4096");
         return -1;
     }
     out->ndims = ndims;

@@ -34,7 +34,7 @@ struct bf_variant {
 struct bf_bench_ctx {
     const struct bf_device *dev;
     struct bf_timing_opts timing;
-    int flush_l2;       /* 1: always flush L2; 0: only when the data fits in 4x L2 */
+    int flush_l2; /* 1: always flush L2; 0: only when the data fits in 4x L2 */
     uint64_t seed;
 };
 

@@ -19,9 +19,9 @@ struct bf_table {
     int ncols;
     const char *col[BF_TABLE_MAX_COLS];
     int nrows, cap;
-    char **cell;    /* nrows * ncols strings */
-    char *numeric;  /* per cell: printed unquoted in JSON, right-aligned in tables */
-    int filled;     /* cells of the last row given so far */
+    char **cell;   /* nrows * ncols strings */
+    char *numeric; /* per cell: printed unquoted in JSON, right-aligned in tables */
+    int filled;    /* cells of the last row given so far */
     int nmeta;
     char *meta_key[BF_TABLE_MAX_META], *meta_val[BF_TABLE_MAX_META];
 };
@@ -30,11 +30,11 @@ struct bf_table {
 void bf_table_init(struct bf_table *t, const char *const *cols);
 void bf_table_free(struct bf_table *t);
 
-void bf_table_row(struct bf_table *t);          /* starts a row */
+void bf_table_row(struct bf_table *t); /* starts a row */
 void bf_table_text(struct bf_table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));       /* next cell, text */
+    __attribute__((format(printf, 2, 3))); /* next cell, text */
 void bf_table_num(struct bf_table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));       /* next cell, a number */
+    __attribute__((format(printf, 2, 3))); /* next cell, a number */
 void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

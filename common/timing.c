@@ -70,8 +70,8 @@ static cudaError_t time_batch(bf_launch_fn fn, void *arg, cudaStream_t stream,
     return err;
 }
 
-cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
-                    const struct bf_timing_opts *o, struct bf_timing *out)
+cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream, const struct bf_timing_opts *o,
+                    struct bf_timing *out)
 {
     enum { BATCH = 10 };
     cudaEvent_t ev[2 * BATCH];
@@ -104,7 +104,8 @@ cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
             scratch[i] = ms[i];
         bf_timing_stats(scratch, n, out);
         timespec_get(&now, TIME_UTC);
-        double spent = (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec);
+        double spent =
+            (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec);
         if (out->noise <= o->noise_target || spent >= o->max_seconds)
             break;
     }

@@ -73,13 +73,14 @@ static int cmd_list(const struct bf_options *o)
 
 static int cmd_model(const struct bf_options *o, const char *cmdline)
 {
-    static const char *const cols[] = {"family",   "size",       "variant", "site",
-                                       "op",       "bytes",      "requests", "wavefronts",
-                                       "ideal",    "ways",       "worst",   NULL};
+    static const char *const cols[] = {"family", "size",  "variant",  "site",
+                                       "op",     "bytes", "requests", "wavefronts",
+                                       "ideal",  "ways",  "worst",    NULL};
     struct bf_table t;
     char why[256], size[64];
     bf_table_init(&t, cols);
-    bf_table_meta(&t, "model", "%s rules: %d banks of %d B; 1-8 B accesses served %d lanes at a "
+    bf_table_meta(&t, "model",
+                  "%s rules: %d banks of %d B; 1-8 B accesses served %d lanes at a "
                   "time, 16 B loads %d, 16 B stores %d, ldmatrix 8",
                   o->rules->name, o->rules->banks, o->rules->bank_bytes, o->rules->part_lanes,
                   o->rules->ld16_lanes, o->rules->st16_lanes);
@@ -115,7 +116,8 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                     bf_table_num(&t, "%" PRIu64, x->requests);
                     bf_table_num(&t, "%" PRIu64, x->wavefronts);
                     bf_table_num(&t, "%" PRIu64, x->ideal);
-                    bf_table_num(&t, "%.2f", x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
+                    bf_table_num(&t, "%.2f",
+                                 x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
                     bf_table_num(&t, "%d", x->worst);
                 }
             }
@@ -137,8 +139,9 @@ static void check_memory(const struct bf_family *f, const struct bf_size *s)
     if (need > 0.95 * (double)free_bytes) {
         char size[64];
         bf_size_format(s, size, sizeof size);
-        fprintf(stderr, "bankfree: size '%s' needs %.1f GB of GPU memory; the GPU has %.1f GB free\n",
-                size, need / 1e9, (double)free_bytes / 1e9);
+        fprintf(stderr,
+                "bankfree: size '%s' needs %.1f GB of GPU memory; the GPU has %.1f GB free\n", size,
+                need / 1e9, (double)free_bytes / 1e9);
         exit(BF_EXIT_USAGE);
     }
 }
@@ -147,13 +150,18 @@ static int cmd_test(const struct bf_options *o)
 {
     int passed = 0, failed = 0;
     char why[512], size[64];
+    for (int f = 0; f < bf_nfamilies; ++f) {
+        struct bf_size sizes[BF_MAX_SIZES];
+        int nsizes =
+            o->variants[f] ? bf_family_sizes(o, bf_families[f], sizes, why, sizeof why) : 0;
+        for (int s = 0; s < nsizes; ++s)
+            check_memory(bf_families[f], &sizes[s]);
+    }
     printf("# bankfree test: seed %#" PRIx64 " (rerun with --seed to repeat)\n", o->seed);
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
         struct bf_size sizes[BF_MAX_SIZES];
         int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
-        for (int s = 0; s < nsizes; ++s)
-            check_memory(fam, &sizes[s]);
         for (int v = 0; v < fam->nvariants; ++v) {
             if (!(o->variants[f] >> v & 1u))
                 continue;
@@ -207,12 +215,14 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
     else
         bf_table_meta(&t, "sm_clock", "max %d MHz (NVML not available for the clock now)",
                       dev->max_sm_clock_mhz);
-    bf_table_meta(&t, "timing", "CUDA events, %d warm-ups, median of >= %d reps (until noise < "
+    bf_table_meta(&t, "timing",
+                  "CUDA events, %d warm-ups, median of >= %d reps (until noise < "
                   "%.0f%% or %d reps or %.0f s); L2 flushed %s",
                   ctx.timing.warmup, ctx.timing.min_reps, 100 * ctx.timing.noise_target,
                   ctx.timing.max_reps, ctx.timing.max_seconds,
                   o->flush_l2 ? "before every rep" : "when the data fits in 4x L2");
-    bf_table_meta(&t, "columns", "rate counts bytes read + written; of_ceiling = rate / copy "
+    bf_table_meta(&t, "columns",
+                  "rate counts bytes read + written; of_ceiling = rate / copy "
                   "rate; vs_* = their time / this time; smem_*_ways = model wavefronts / ideal");
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);

@@ -34,7 +34,9 @@ for label in gpu sanitize hw; do
     start=$(date +%s)
     jobs=4
     [ "$label" = hw ] && jobs=1
-    (cd "$build" && ctest -L "$label" -j "$jobs" --output-on-failure --timeout 900) \
+    verbose=
+    [ "$label" = hw ] && verbose=-V # the measured and modelled counts, pass or fail
+    (cd "$build" && ctest -L "$label" -j "$jobs" $verbose --output-on-failure --timeout 900) \
         >"$out/ctest-$label.log" 2>&1
     note "ctest -L $label: $(grep -E 'tests passed|No tests' "$out/ctest-$label.log")" \
         "($(($(date +%s) - start)) s)"

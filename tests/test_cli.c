@@ -109,14 +109,12 @@ static void cpu_cases(void)
 
     static struct result r;
     run(ARGS("--help"), &r);
-    EXPECT(r.status == 0 && strstr(r.out, "usage: bankfree") != NULL, "--help: exit %d",
-           r.status);
+    EXPECT(r.status == 0 && strstr(r.out, "usage: bankfree") != NULL, "--help: exit %d", r.status);
     run(ARGS("list"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "transpose") && strstr(r.out, "swizzled"),
            "list: exit %d, %s", r.status, r.out);
     run(ARGS("model", "transpose/conflicting", "--size", "64x64"), &r);
-    EXPECT(r.status == 0 && strstr(r.out, "32.00") != NULL, "model: exit %d, %s", r.status,
-           r.out);
+    EXPECT(r.status == 0 && strstr(r.out, "32.00") != NULL, "model: exit %d, %s", r.status, r.out);
     run(ARGS("model", "transpose", "--size", "64x64", "--format", "json"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "\"ways\": 32.00") != NULL, "model json: %s", r.out);
 
@@ -171,8 +169,9 @@ static int variants_case(const char *family, char **want, int nwant)
         char *end = v ? strchr(v, ',') : NULL;
         if (end) {
             *end = '\0';
-            EXPECT(n < nwant && strcmp(v, want[n]) == 0, "%s variant %d: bankfree says %s, CMake %s",
-                   family, n, v, n < nwant ? want[n] : "(none)");
+            EXPECT(n < nwant && strcmp(v, want[n]) == 0,
+                   "%s variant %d: bankfree says %s, CMake %s", family, n, v,
+                   n < nwant ? want[n] : "(none)");
             *end = ',';
         }
         ++n;

@@ -84,8 +84,8 @@ static void test_sizes(void)
     bf_size_format(&s, text, sizeof text);
     EXPECT(strcmp(text, "8192x4096") == 0, "format: %s", text);
     EXPECT(bf_size_parse("100", 1, &s, why, sizeof why) == 0 && s.dim[0] == 100, "1-D");
-    const char *bad[] = {"", "x", "0x1", "1x0", "-1x2", "1x-2", "1x2x", "1x2 ", "1e3x2", "1x2x3",
-                         "+1x2", "1099511627777x1"};
+    const char *bad[] = {"",     "x",    "0x1",   "1x0",   "-1x2", "1x-2",
+                         "1x2x", "1x2 ", "1e3x2", "1x2x3", "+1x2", "1099511627777x1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i)
         EXPECT(bf_size_parse(bad[i], 2, &s, why, sizeof why) != 0, "'%s' accepted", bad[i]);
 }

@@ -12,7 +12,7 @@
 #include "transpose/transpose_ref.h"
 
 static const struct bf_size shapes[] = {
-    {2, {8192, 8192}}, {2, {32, 32}},  {2, {33, 4097}},    {2, {1, 1}},
+    {2, {8192, 8192}}, {2, {32, 32}},  {2, {33, 4097}},   {2, {1, 1}},
     {2, {100, 37}},    {2, {1, 4099}}, {2, {2097185, 3}}, {2, {7919, 8209}},
 };
 #define NSHAPES (int)(sizeof shapes / sizeof *shapes)
@@ -44,8 +44,9 @@ static void test_tiled_sites(void)
         uint64_t elements = (uint64_t)(rows * cols);
         for (int k = 0; k < 2; ++k) {
             EXPECT(c[k].access.bytes == 4 && p[k].access.bytes == 4, "4-byte accesses");
-            EXPECT(p[k].wavefronts == p[k].ideal, "padded %s %lldx%lld: %llu wavefronts, ideal %llu",
-                   p[k].name, (long long)rows, (long long)cols, (unsigned long long)p[k].wavefronts,
+            EXPECT(p[k].wavefronts == p[k].ideal,
+                   "padded %s %lldx%lld: %llu wavefronts, ideal %llu", p[k].name, (long long)rows,
+                   (long long)cols, (unsigned long long)p[k].wavefronts,
                    (unsigned long long)p[k].ideal);
             EXPECT(z[k].wavefronts == z[k].ideal, "swizzled %s %lldx%lld: %llu, ideal %llu",
                    z[k].name, (long long)rows, (long long)cols, (unsigned long long)z[k].wavefronts,
@@ -57,10 +58,10 @@ static void test_tiled_sites(void)
         EXPECT(c[0].wavefronts == c[0].ideal, "conflicting tile write is a row: ideal");
         /* Read down a column, every lane is in one bank: one wavefront per
          * active lane, and the lanes of all requests cover each element once. */
-        EXPECT(c[1].wavefronts == elements, "conflicting read %lldx%lld: %llu wavefronts, want %llu",
-               (long long)rows, (long long)cols, (unsigned long long)c[1].wavefronts,
-               (unsigned long long)elements);
-        if (rows % 32 == 0 && cols % 32 == 0) {
+        EXPECT(c[1].wavefronts == elements,
+               "conflicting read %lldx%lld: %llu wavefronts, want %llu", (long long)rows,
+               (long long)cols, (unsigned long long)c[1].wavefronts, (unsigned long long)elements);
+        if (rows % TRANSPOSE_TILE_ROWS == 0 && cols % TRANSPOSE_TILE_COLS == 0) {
             EXPECT(c[1].wavefronts == 32 * c[1].ideal, "whole tiles: 32-way");
             EXPECT_EQ(c[1].worst, 32, "conflicting read: worst request");
             EXPECT_EQ(c[1].requests, elements / 32, "one request per 32 elements");
@@ -72,7 +73,8 @@ static void test_tiled_sites(void)
  * one must give the same counts. */
 static void test_interior_shortcut(void)
 {
-    const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}}, {2, {64, 64}}, {2, {31, 200}}};
+    const struct bf_size s[] = {
+        {2, {100, 37}}, {2, {65, 97}}, {2, {128, 64}}, {2, {31, 200}}, {2, {200, 31}}};
     enum transpose_layout layouts[] = {TRANSPOSE_ROW_MAJOR, TRANSPOSE_PADDED, TRANSPOSE_SWIZZLED};
     int variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED_TILE, TRANSPOSE_SWIZZLED_TILE};
     for (size_t i = 0; i < sizeof s / sizeof *s; ++i)
@@ -81,8 +83,8 @@ static void test_interior_shortcut(void)
             struct bf_site slow[2] = {{"w", bf_st(4), 0, 0, 0, 0}, {"r", bf_ld(4), 0, 0, 0, 0}};
             model(variants[l], &s[i], fast);
             int64_t rows = s[i].dim[0], cols = s[i].dim[1];
-            for (int64_t tr = 0; tr * 32 < rows; ++tr)
-                for (int64_t tc = 0; tc * 32 < cols; ++tc)
+            for (int64_t tr = 0; tr * TRANSPOSE_TILE_ROWS < rows; ++tr)
+                for (int64_t tc = 0; tc * TRANSPOSE_TILE_COLS < cols; ++tc)
                     transpose_model_tile(layouts[l], rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
                                          &slow[1]);
             for (int k = 0; k < 2; ++k)
@@ -98,45 +100,55 @@ static void test_interior_shortcut(void)
 static void test_layouts_are_permutations(void)
 {
     enum transpose_layout layouts[] = {TRANSPOSE_ROW_MAJOR, TRANSPOSE_PADDED, TRANSPOSE_SWIZZLED};
+    const int dense = TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS;
     for (int l = 0; l < 3; ++l) {
         static unsigned char used[TRANSPOSE_TILE_WORDS];
         memset(used, 0, sizeof used);
-        for (int r = 0; r < TRANSPOSE_TILE; ++r)
-            for (int c = 0; c < TRANSPOSE_TILE; ++c) {
+        for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
+            for (int c = 0; c < TRANSPOSE_TILE_COLS; ++c) {
                 uint32_t o = transpose_tile_offset(layouts[l], r, c);
-                EXPECT(o < (uint32_t)(l == 1 ? TRANSPOSE_TILE_WORDS : 1024), "offset in the tile");
+                EXPECT(
+                    o < (uint32_t)(layouts[l] == TRANSPOSE_PADDED ? TRANSPOSE_TILE_WORDS : dense),
+                    "layout %d: offset %u outside the tile", l, o);
                 if (o < TRANSPOSE_TILE_WORDS)
                     EXPECT(!used[o]++, "layout %d: offset %u used twice", l, o);
             }
     }
     /* The swizzle is CuTe's Swizzle<5,0,5> on the row-major offset. */
-    for (int r = 0; r < 32; ++r)
-        for (int c = 0; c < 32; ++c)
+    for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
+        for (int c = 0; c < TRANSPOSE_TILE_COLS; ++c)
             EXPECT(transpose_tile_offset(TRANSPOSE_SWIZZLED, r, c) ==
-                       bf_swizzle(5, 0, 5, (uint32_t)(r * 32 + c)),
+                       bf_swizzle(5, 0, 5, (uint32_t)(r * TRANSPOSE_TILE_COLS + c)),
                    "Swizzle<5,0,5> at (%d,%d)", r, c);
-    /* Load and store moves of a tile touch each element once, and the store
-     * phase reads what the load phase of the transposed position wrote. */
-    const int64_t rows = 70, cols = 45;
-    for (int64_t tr = 0; tr < 3; ++tr)
-        for (int64_t tc = 0; tc < 2; ++tc)
+
+    /* Each store move of a tile writes out[i][j] = in[j][i] from the very word
+     * the load move of in[j][i] wrote, and together they cover the matrix. */
+    const int64_t rows = 150, cols = 45;
+    static unsigned char written[150 * 45];
+    memset(written, 0, sizeof written);
+    for (int64_t tr = 0; tr * TRANSPOSE_TILE_ROWS < rows; ++tr)
+        for (int64_t tc = 0; tc * TRANSPOSE_TILE_COLS < cols; ++tc)
             for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
                 for (int k = 0; k < TRANSPOSE_STEPS; ++k)
                     for (int tx = 0; tx < 32; ++tx) {
-                        struct transpose_move st = transpose_store_move(
-                            TRANSPOSE_SWIZZLED, rows, cols, tr, tc, tx, ty, k);
+                        struct transpose_move st =
+                            transpose_store_move(TRANSPOSE_SWIZZLED, rows, cols, tr, tc, tx, ty, k);
                         if (!st.active)
                             continue;
-                        int64_t out_r = st.global / rows, out_c = st.global % rows;
-                        /* out[out_r][out_c] = in[out_c][out_r]: its load move */
-                        int64_t r = out_c, c = out_r;
+                        written[st.global]++;
+                        int64_t r = st.global % rows, c = st.global / rows; /* in[r][c] */
+                        int rt = (int)(r % TRANSPOSE_TILE_ROWS);
                         struct transpose_move ld = transpose_load_move(
-                            TRANSPOSE_SWIZZLED, rows, cols, tr, tc, (int)(c % 32),
-                            (int)(r % 32 % TRANSPOSE_BLOCK_ROWS), (int)(r % 32 / TRANSPOSE_BLOCK_ROWS));
+                            TRANSPOSE_SWIZZLED, rows, cols, tr, tc, (int)(c % TRANSPOSE_TILE_COLS),
+                            rt % TRANSPOSE_BLOCK_ROWS, rt / TRANSPOSE_BLOCK_ROWS);
                         EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem,
                                "store move (%d,%d,%d) of tile (%lld,%lld)", tx, ty, k,
                                (long long)tr, (long long)tc);
                     }
+    int once = 1;
+    for (int i = 0; i < rows * cols; ++i)
+        once &= written[i] == 1;
+    EXPECT(once, "every output element written exactly once");
 }
 
 static void test_reference(void)

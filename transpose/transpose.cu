@@ -4,44 +4,50 @@
 #include "transpose/transpose.h"
 #include "transpose/transpose_layout.h"
 
-/* A block walks down its column of tiles: gridDim.y is capped at 65535, so a
- * matrix with more tile rows than that gives each block several. */
-/* 8 blocks of 256 threads fill an SM: ask for registers to match. */
-#define TRANSPOSE_THREADS (TRANSPOSE_TILE * TRANSPOSE_BLOCK_ROWS)
-#define TRANSPOSE_BOUNDS  __launch_bounds__(TRANSPOSE_THREADS, 2048 / TRANSPOSE_THREADS)
+#define TRANSPOSE_THREADS (32 * TRANSPOSE_BLOCK_ROWS)
 
-static __host__ __device__ __forceinline__ int64_t tile_rows(int64_t rows)
+/* Four blocks of 512 threads fill an SM: ask for registers to match. */
+#define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, 2048 / TRANSPOSE_THREADS)
+
+static __host__ __device__ __forceinline__ int64_t tile_cols(int64_t cols)
 {
-    return (rows + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE;
+    return (cols + TRANSPOSE_TILE_COLS - 1) / TRANSPOSE_TILE_COLS;
 }
 
-/* No shared memory: a warp reads 32 consecutive floats of a row and writes
- * them 32 output rows apart, so each write touches its own 32-byte sector. */
-__global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out, const float *__restrict__ in,
-                                int64_t rows, int64_t cols)
+/* Grid: x walks tile rows, so blocks launched one after another write the
+ * neighbouring segments of the same output rows; y walks tile columns, and is
+ * capped at 65535, so a block may loop over several. */
+
+/* No shared memory: a warp reads 32 consecutive floats of an input row and
+ * writes each of them to a different output row. */
+__global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out,
+                                                 const float *__restrict__ in, int64_t rows,
+                                                 int64_t cols)
 {
-    for (int64_t tile_row = blockIdx.y; tile_row < tile_rows(rows); tile_row += gridDim.y) {
+    for (int64_t tile_col = blockIdx.y; tile_col < tile_cols(cols); tile_col += gridDim.y) {
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            int64_t r = tile_row * TRANSPOSE_TILE + threadIdx.y + k * TRANSPOSE_BLOCK_ROWS;
-            int64_t c = (int64_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
+            int64_t r =
+                (int64_t)blockIdx.x * TRANSPOSE_TILE_ROWS + threadIdx.y + k * TRANSPOSE_BLOCK_ROWS;
+            int64_t c = tile_col * TRANSPOSE_TILE_COLS + threadIdx.x;
             if (r < rows && c < cols)
                 out[c * rows + r] = in[r * cols + c];
         }
     }
 }
 
-/* Both global accesses coalesced: rows of the tile are read along the input,
- * columns of the tile are written along the output. */
+/* Both global accesses coalesced: the tile is filled along input rows and
+ * emptied along output rows. Each phase loads all its elements before it
+ * stores any, so they are in flight together. */
 static __device__ __forceinline__ void transpose_tiled(enum transpose_layout layout, float *tile,
                                                        float *__restrict__ out,
                                                        const float *__restrict__ in, int64_t rows,
                                                        int64_t cols)
 {
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t tile_col = blockIdx.x;
-    float v[TRANSPOSE_STEPS]; /* all four loads in flight before the first store */
-    for (int64_t tile_row = blockIdx.y; tile_row < tile_rows(rows); tile_row += gridDim.y) {
+    const int64_t tile_row = blockIdx.x;
+    float v[TRANSPOSE_STEPS];
+    for (int64_t tile_col = blockIdx.y; tile_col < tile_cols(cols); tile_col += gridDim.y) {
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
             struct transpose_move m =
@@ -71,33 +77,37 @@ static __device__ __forceinline__ void transpose_tiled(enum transpose_layout lay
             if (m.active)
                 out[m.global] = v[k];
         }
-        if (tile_row + gridDim.y < tile_rows(rows))
+        if (tile_col + gridDim.y < tile_cols(cols))
             __syncthreads(); /* the next tile overwrites this one */
     }
 }
 
-/* tile[32][32] read down a column: 32 lanes, 32 words, all in one bank. */
-__global__ void TRANSPOSE_BOUNDS transpose_conflicting(float *__restrict__ out, const float *__restrict__ in,
-                                      int64_t rows, int64_t cols)
+/* tile[64][32] read down a column: 32 lanes, 32 words, all in one bank. */
+__global__ void TRANSPOSE_BOUNDS transpose_conflicting(float *__restrict__ out,
+                                                       const float *__restrict__ in, int64_t rows,
+                                                       int64_t cols)
 {
-    __shared__ __align__(128) float tile[TRANSPOSE_TILE * TRANSPOSE_TILE];
+    __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS];
     transpose_tiled(TRANSPOSE_ROW_MAJOR, tile, out, in, rows, cols);
 }
 
-/* tile[32][33]: one spare word a row shifts each row by one bank. */
-__global__ void TRANSPOSE_BOUNDS transpose_padded(float *__restrict__ out, const float *__restrict__ in,
-                                 int64_t rows, int64_t cols)
+/* tile[64][33]: one spare word a row shifts each row by one bank. */
+__global__ void TRANSPOSE_BOUNDS transpose_padded(float *__restrict__ out,
+                                                  const float *__restrict__ in, int64_t rows,
+                                                  int64_t cols)
 {
-    __shared__ __align__(128) float tile[TRANSPOSE_TILE * (TRANSPOSE_TILE + 1)];
+    __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * (TRANSPOSE_TILE_COLS + 1)];
     transpose_tiled(TRANSPOSE_PADDED, tile, out, in, rows, cols);
 }
 
-/* tile[32][32], column c of row r kept at c ^ r: every row and every column
- * is a permutation of the 32 banks, and no word is wasted. */
-__global__ void TRANSPOSE_BOUNDS transpose_swizzled(float *__restrict__ out, const float *__restrict__ in,
-                                   int64_t rows, int64_t cols)
+/* tile[64][32], column c of row r kept at c ^ (r % 32): any 32 consecutive
+ * rows of a column, and any row, are a permutation of the 32 banks, and no
+ * word is wasted. */
+__global__ void TRANSPOSE_BOUNDS transpose_swizzled(float *__restrict__ out,
+                                                    const float *__restrict__ in, int64_t rows,
+                                                    int64_t cols)
 {
-    __shared__ __align__(128) float tile[TRANSPOSE_TILE * TRANSPOSE_TILE];
+    __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS];
     transpose_tiled(TRANSPOSE_SWIZZLED, tile, out, in, rows, cols);
 }
 
@@ -106,11 +116,12 @@ extern "C" cudaError_t transpose_f32(enum transpose_variant variant, float *out,
 {
     if (out == NULL || in == NULL || rows < 1 || cols < 1 || rows > INT64_MAX / cols)
         return cudaErrorInvalidValue;
-    int64_t tiles_r = tile_rows(rows), tiles_c = (cols + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE;
-    if (tiles_c > INT32_MAX)
+    int64_t tiles_r = (rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
+    int64_t tiles_c = tile_cols(cols);
+    if (tiles_r > INT32_MAX)
         return cudaErrorInvalidValue; /* gridDim.x limit */
-    dim3 grid((unsigned)tiles_c, (unsigned)(tiles_r < 65535 ? tiles_r : 65535));
-    dim3 block(TRANSPOSE_TILE, TRANSPOSE_BLOCK_ROWS);
+    dim3 grid((unsigned)tiles_r, (unsigned)(tiles_c < 65535 ? tiles_c : 65535));
+    dim3 block(32, TRANSPOSE_BLOCK_ROWS);
     switch (variant) {
     case TRANSPOSE_NAIVE:
         transpose_naive<<<grid, block, 0, stream>>>(out, in, rows, cols);

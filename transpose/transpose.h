@@ -13,9 +13,9 @@ extern "C" {
 #endif
 
 enum transpose_variant {
-    TRANSPOSE_NAIVE,       /* no shared memory: reads coalesced, writes strided */
-    TRANSPOSE_CONFLICTING, /* tile[32][32] read by column: 32-way bank conflict */
-    TRANSPOSE_PADDED_TILE, /* tile[32][33]: conflict-free */
+    TRANSPOSE_NAIVE,         /* no shared memory: reads coalesced, writes strided */
+    TRANSPOSE_CONFLICTING,   /* tile[32][32] read by column: 32-way bank conflict */
+    TRANSPOSE_PADDED_TILE,   /* tile[32][33]: conflict-free */
     TRANSPOSE_SWIZZLED_TILE, /* tile[32][32] with column ^ row: conflict-free, no padding */
     TRANSPOSE_VARIANTS
 };
@@ -23,8 +23,8 @@ enum transpose_variant {
 /* Launches the variant on the stream. Returns cudaErrorInvalidValue for a bad
  * variant, a size < 1 or a null pointer, else the launch's error. out and in
  * must not overlap. */
-cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in,
-                          int64_t rows, int64_t cols, cudaStream_t stream);
+cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in, int64_t rows,
+                          int64_t cols, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

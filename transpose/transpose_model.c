@@ -42,9 +42,9 @@ int transpose_model(int variant, const struct bf_size *size, const struct bf_ban
         return 0; /* the naive kernel has no shared memory */
     }
     int64_t rows = size->dim[0], cols = size->dim[1];
-    int64_t tiles_r = (rows + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE;
-    int64_t tiles_c = (cols + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE;
-    int64_t full_r = rows / TRANSPOSE_TILE, full_c = cols / TRANSPOSE_TILE;
+    int64_t tiles_r = (rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
+    int64_t tiles_c = (cols + TRANSPOSE_TILE_COLS - 1) / TRANSPOSE_TILE_COLS;
+    int64_t full_r = rows / TRANSPOSE_TILE_ROWS, full_c = cols / TRANSPOSE_TILE_COLS;
     struct bf_site empty[2] = {{"tile write (load phase)", bf_st(4), 0, 0, 0, 0},
                                {"tile read (store phase)", bf_ld(4), 0, 0, 0, 0}};
     sites[0] = empty[0];

@@ -23,19 +23,19 @@ static const struct bf_variant variants[TRANSPOSE_VARIANTS] = {
 };
 
 /* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
- * more tile rows than gridDim.y takes (65535), so blocks walk several tiles. */
+ * more tile columns than gridDim.y takes (65535), so blocks walk several tiles. */
 static const struct bf_size test_sizes[] = {
-    {2, {1, 1}},       {2, {1, 31}},        {2, {31, 1}},         {2, {1, 4099}},
-    {2, {4099, 1}},    {2, {31, 33}},       {2, {32, 32}},        {2, {33, 31}},
-    {2, {64, 96}},     {2, {33, 4097}},     {2, {4097, 33}},      {2, {257, 509}},
-    {2, {1021, 1031}}, {2, {4096, 4095}},   {2, {2097185, 3}},    {2, {3, 2097185}},
-    {2, {1, 4194319}}, {2, {4194319, 1}},   {2, {8192, 8192}},
+    {2, {1, 1}},       {2, {1, 31}},      {2, {31, 1}},      {2, {1, 4099}},    {2, {4099, 1}},
+    {2, {31, 33}},     {2, {32, 32}},     {2, {33, 31}},     {2, {63, 65}},     {2, {64, 96}},
+    {2, {65, 63}},     {2, {33, 4097}},   {2, {4097, 33}},   {2, {257, 509}},   {2, {1021, 1031}},
+    {2, {4096, 4095}}, {2, {2097185, 3}}, {2, {3, 2097185}}, {2, {1, 4194319}}, {2, {4194319, 1}},
+    {2, {7919, 8209}}, {2, {8192, 8192}},
 };
 
 /* For the sanitizers, which run each kernel 10-100x slower; still edges, and
  * still a grid that makes blocks loop over tiles. */
 static const struct bf_size quick_sizes[] = {
-    {2, {1, 1}}, {2, {31, 33}}, {2, {33, 4097}}, {2, {257, 509}}, {2, {2097185, 1}},
+    {2, {1, 1}}, {2, {31, 33}}, {2, {65, 4097}}, {2, {257, 509}}, {2, {1, 2097185}},
 };
 
 static const struct bf_size bench_sizes[] = {{2, {8192, 8192}}, {2, {7919, 8209}}};
@@ -175,7 +175,8 @@ static int transpose_bench(unsigned mask, const struct bf_size *s, const struct 
     rows[ROW_COPY] = (struct row){.name = "copy (ceiling)", .on = 1};
     rows[ROW_CUBLAS] = (struct row){.name = "cublasSgeam", .on = fits_int};
     for (int v = 0; v < TRANSPOSE_VARIANTS; ++v)
-        rows[ROW_VARIANT0 + v] = (struct row){.name = variants[v].name, .on = (int)(mask >> v & 1u)};
+        rows[ROW_VARIANT0 + v] =
+            (struct row){.name = variants[v].name, .on = (int)(mask >> v & 1u)};
 
     int failed = 0;
     char why[256];
@@ -227,8 +228,8 @@ static int transpose_bench(unsigned mask, const struct bf_size *s, const struct 
         else
             bf_table_text(t, "-");
         struct bf_site sites[BF_MAX_SITES];
-        int nsites = r >= ROW_VARIANT0 ? transpose_model(r - ROW_VARIANT0, s, &bf_rules_sm90, sites)
-                                       : 0;
+        int nsites =
+            r >= ROW_VARIANT0 ? transpose_model(r - ROW_VARIANT0, s, &bf_rules_sm90, sites) : 0;
         bf_bench_model_cells(t, sites, nsites);
     }
 
