@@ -56,6 +56,10 @@ static void test_tiled_sites(void)
         }
         EXPECT(c[0].access.op == BF_STORE && c[1].access.op == BF_LOAD, "write, then read");
         EXPECT(c[0].wavefronts == c[0].ideal, "conflicting tile write is a row: ideal");
+        /* Every lane of every warp writes the tile, edge tiles too. */
+        int64_t tiles = ((rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS) *
+                        ((cols + TRANSPOSE_TILE_COLS - 1) / TRANSPOSE_TILE_COLS);
+        EXPECT_EQ(c[0].requests, tiles * TRANSPOSE_BLOCK_ROWS * TRANSPOSE_STEPS, "tile writes");
         /* Read down a column, every lane is in one bank: one wavefront per
          * active lane, and the lanes of all requests cover each element once. */
         EXPECT(c[1].wavefronts == elements,
@@ -131,15 +135,16 @@ static void test_layouts_are_permutations(void)
             for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
                 for (int k = 0; k < TRANSPOSE_STEPS; ++k)
                     for (int tx = 0; tx < 32; ++tx) {
+                        struct transpose_tile t = transpose_tile_at(rows, cols, tr, tc);
                         struct transpose_move st =
-                            transpose_store_move(TRANSPOSE_SWIZZLED, rows, cols, tr, tc, tx, ty, k);
+                            transpose_store_move(TRANSPOSE_SWIZZLED, &t, tx, ty, k);
                         if (!st.active)
                             continue;
                         written[st.global]++;
                         int64_t r = st.global % rows, c = st.global / rows; /* in[r][c] */
                         int rt = (int)(r % TRANSPOSE_TILE_ROWS);
                         struct transpose_move ld = transpose_load_move(
-                            TRANSPOSE_SWIZZLED, rows, cols, tr, tc, (int)(c % TRANSPOSE_TILE_COLS),
+                            TRANSPOSE_SWIZZLED, &t, (int)(c % TRANSPOSE_TILE_COLS),
                             rt % TRANSPOSE_BLOCK_ROWS, rt / TRANSPOSE_BLOCK_ROWS);
                         EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem,
                                "store move (%d,%d,%d) of tile (%lld,%lld)", tx, ty, k,

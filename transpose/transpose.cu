@@ -38,7 +38,11 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out,
 
 /* Both global accesses coalesced: the tile is filled along input rows and
  * emptied along output rows. Each phase loads all its elements before it
- * stores any, so they are in flight together. */
+ * stores any, so they are in flight together. Every thread writes its words
+ * of the tile, even outside the matrix (the words exist; only global accesses
+ * need guarding), so the tile writes are the same in every tile and compile
+ * to plain stores. The tile reads are guarded like the global writes they
+ * feed: a read whose value is never stored may not happen at all. */
 static __device__ __forceinline__ void transpose_tiled(enum transpose_layout layout, float *tile,
                                                        float *__restrict__ out,
                                                        const float *__restrict__ in, int64_t rows,
@@ -46,34 +50,28 @@ static __device__ __forceinline__ void transpose_tiled(enum transpose_layout lay
 {
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t tile_row = blockIdx.x;
-    float v[TRANSPOSE_STEPS];
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols(cols); tile_col += gridDim.y) {
+        const struct transpose_tile t = transpose_tile_at(rows, cols, tile_row, tile_col);
+        float v[TRANSPOSE_STEPS] = {0};
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m =
-                transpose_load_move(layout, rows, cols, tile_row, tile_col, tx, ty, k);
+            struct transpose_move m = transpose_load_move(layout, &t, tx, ty, k);
             if (m.active)
                 v[k] = in[m.global];
         }
 #pragma unroll
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m =
-                transpose_load_move(layout, rows, cols, tile_row, tile_col, tx, ty, k);
-            if (m.active)
-                tile[m.smem] = v[k];
-        }
+        for (int k = 0; k < TRANSPOSE_STEPS; ++k)
+            tile[transpose_load_move(layout, &t, tx, ty, k).smem] = v[k];
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m =
-                transpose_store_move(layout, rows, cols, tile_row, tile_col, tx, ty, k);
+            struct transpose_move m = transpose_store_move(layout, &t, tx, ty, k);
             if (m.active)
                 v[k] = tile[m.smem];
         }
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m =
-                transpose_store_move(layout, rows, cols, tile_row, tile_col, tx, ty, k);
+            struct transpose_move m = transpose_store_move(layout, &t, tx, ty, k);
             if (m.active)
                 out[m.global] = v[k];
         }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/hostdev.h"
+#include "common/swizzle.h"
 
 /* A tile is 64 input rows (one output row segment) by 32 input columns (one
  * warp); threads are 32 x 16, so each moves 4 elements a phase, and an output
@@ -39,52 +40,80 @@ enum transpose_layout {
  * between the conflicting kernel and its two fixes. */
 static BF_HD uint32_t transpose_tile_offset(enum transpose_layout layout, int row, int col)
 {
+    uint32_t row_major = (uint32_t)(row * TRANSPOSE_TILE_COLS + col);
     switch (layout) {
     case TRANSPOSE_PADDED:
         return (uint32_t)(row * (TRANSPOSE_TILE_COLS + 1) + col);
-    case TRANSPOSE_SWIZZLED: /* CuTe's Swizzle<5,0,5> on the row-major offset */
-        return (uint32_t)(row * TRANSPOSE_TILE_COLS + (col ^ (row % 32)));
+    case TRANSPOSE_SWIZZLED: /* row * 32 + (col ^ (row % 32)) */
+        return bf_swizzle(5, 0, 5, row_major);
     case TRANSPOSE_ROW_MAJOR:
     default:
-        return (uint32_t)(row * TRANSPOSE_TILE_COLS + col);
+        return row_major;
     }
+}
+
+/* Where one tile lies in the two matrices, in 64 bits, computed once per
+ * tile: an element then costs a 64-bit add and 32-bit bounds checks, not a
+ * 64-bit multiply (which, at 4 elements a thread, the SM would feel). */
+struct transpose_tile {
+    int64_t in_origin;  /* offset of in[64 * tile_row][32 * tile_col] */
+    int64_t out_origin; /* offset of out[32 * tile_col][64 * tile_row] */
+    int64_t rows, cols; /* in is rows x cols, out is cols x rows */
+    int64_t in_step;    /* 16 input rows: from step k to k + 1 of the load phase */
+    int64_t out_step;   /* 16 output rows: from step k to k + 2 of the store phase */
+    int rows_inside;    /* tile rows inside the matrix: 64 but at the bottom edge */
+    int cols_inside;    /* tile columns inside the matrix: 32 but at the right edge */
+};
+
+static BF_HD struct transpose_tile transpose_tile_at(int64_t rows, int64_t cols, int64_t tile_row,
+                                                     int64_t tile_col)
+{
+    int64_t r0 = tile_row * TRANSPOSE_TILE_ROWS, c0 = tile_col * TRANSPOSE_TILE_COLS;
+    struct transpose_tile t;
+    t.in_origin = r0 * cols + c0;
+    t.out_origin = c0 * rows + r0;
+    t.rows = rows;
+    t.cols = cols;
+    t.in_step = TRANSPOSE_BLOCK_ROWS * cols;
+    t.out_step = TRANSPOSE_BLOCK_ROWS * rows;
+    t.rows_inside = rows - r0 < TRANSPOSE_TILE_ROWS ? (int)(rows - r0) : TRANSPOSE_TILE_ROWS;
+    t.cols_inside = cols - c0 < TRANSPOSE_TILE_COLS ? (int)(cols - c0) : TRANSPOSE_TILE_COLS;
+    return t;
 }
 
 /* One element that thread (tx, ty) moves in step k of a phase. */
 struct transpose_move {
     int64_t global; /* element offset in the global array read or written */
     uint32_t smem;  /* word offset in the tile */
-    bool active;    /* inside the matrix: edge tiles leave some threads idle */
+    bool active;    /* the element is inside the matrix: the global access is made */
 };
 
-/* Load phase: in[r][c] (rows x cols) goes to tile element (r % 64, c % 32). */
-static BF_HD struct transpose_move transpose_load_move(enum transpose_layout layout, int64_t rows,
-                                                       int64_t cols, int64_t tile_row,
-                                                       int64_t tile_col, int tx, int ty, int k)
+/* Load phase: thread (tx, ty) reads tile row ty + 16k, column tx, along the input. */
+static BF_HD struct transpose_move transpose_load_move(enum transpose_layout layout,
+                                                       const struct transpose_tile *t, int tx,
+                                                       int ty, int k)
 {
     int r = ty + k * TRANSPOSE_BLOCK_ROWS, c = tx;
-    int64_t gr = tile_row * TRANSPOSE_TILE_ROWS + r, gc = tile_col * TRANSPOSE_TILE_COLS + c;
     struct transpose_move m;
-    m.global = gr * cols + gc;
+    m.global = t->in_origin + ty * t->cols + k * t->in_step + c; /* + r * cols + c */
     m.smem = transpose_tile_offset(layout, r, c);
-    m.active = gr < rows && gc < cols;
+    m.active = r < t->rows_inside && c < t->cols_inside;
     return m;
 }
 
-/* Store phase: out[c][r] (cols x rows) takes tile element (r % 64, c % 32), so
- * the tile is read down a column. A thread's steps go along its output row
- * first (k % 2 picks the half), so one warp writes the row's 64 floats. */
-static BF_HD struct transpose_move transpose_store_move(enum transpose_layout layout, int64_t rows,
-                                                        int64_t cols, int64_t tile_row,
-                                                        int64_t tile_col, int tx, int ty, int k)
+/* Store phase: the output tile's row i is the tile's column i, so the tile is
+ * read down a column. A thread's steps go along its output row first (k % 2
+ * picks the half), so one warp writes the row's 64 floats. */
+static BF_HD struct transpose_move transpose_store_move(enum transpose_layout layout,
+                                                        const struct transpose_tile *t, int tx,
+                                                        int ty, int k)
 {
-    int orow = ty + (k / TRANSPOSE_HALVES) * TRANSPOSE_BLOCK_ROWS; /* a tile column */
-    int ocol = (k % TRANSPOSE_HALVES) * 32 + tx;                   /* a tile row */
-    int64_t gr = tile_col * TRANSPOSE_TILE_COLS + orow, gc = tile_row * TRANSPOSE_TILE_ROWS + ocol;
+    int i = ty + (k / TRANSPOSE_HALVES) * TRANSPOSE_BLOCK_ROWS; /* output row in the tile */
+    int j = (k % TRANSPOSE_HALVES) * 32 + tx;                   /* output column in the tile */
     struct transpose_move m;
-    m.global = gr * rows + gc;
-    m.smem = transpose_tile_offset(layout, ocol, orow);
-    m.active = gr < cols && gc < rows;
+    m.global = t->out_origin + ty * t->rows + (k / TRANSPOSE_HALVES) * t->out_step + j;
+    m.smem = transpose_tile_offset(layout, j, i);
+    m.active = i < t->cols_inside && j < t->rows_inside;
     return m;
 }
 

@@ -6,16 +6,16 @@ void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t co
                           int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
                           struct bf_site *write, struct bf_site *read)
 {
+    const struct transpose_tile t = transpose_tile_at(rows, cols, tile_row, tile_col);
     /* blockDim.x is 32, so warp w of the block is the threads with ty == w. */
     for (int warp = 0; warp < TRANSPOSE_BLOCK_ROWS; ++warp)
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            uint32_t waddr[BF_WARP], raddr[BF_WARP], wmask = 0, rmask = 0;
+            /* Every lane writes the tile; only lanes inside the matrix read it. */
+            uint32_t waddr[BF_WARP], raddr[BF_WARP], wmask = ~0u, rmask = 0;
             for (int lane = 0; lane < BF_WARP; ++lane) {
-                struct transpose_move m =
-                    transpose_load_move(layout, rows, cols, tile_row, tile_col, lane, warp, k);
+                struct transpose_move m = transpose_load_move(layout, &t, lane, warp, k);
                 waddr[lane] = m.smem * 4;
-                wmask |= (uint32_t)m.active << lane;
-                m = transpose_store_move(layout, rows, cols, tile_row, tile_col, lane, warp, k);
+                m = transpose_store_move(layout, &t, lane, warp, k);
                 raddr[lane] = m.smem * 4;
                 rmask |= (uint32_t)m.active << lane;
             }
@@ -58,7 +58,7 @@ int transpose_model(int variant, const struct bf_size *size, const struct bf_ban
         bf_site_merge(&sites[0], &one[0], (uint64_t)(full_r * full_c));
         bf_site_merge(&sites[1], &one[1], (uint64_t)(full_r * full_c));
     }
-    /* Tiles on the right and bottom edges have idle threads: replay each. */
+    /* Tiles on the right and bottom edges read less of the tile: replay each. */
     for (int64_t tr = 0; tr < tiles_r; ++tr)
         for (int64_t tc = tr < full_r ? full_c : 0; tc < tiles_c; ++tc)
             transpose_model_tile(layout, rows, cols, tr, tc, rules, &sites[0], &sites[1]);

@@ -9,7 +9,8 @@
 #include "transpose/transpose_layout.h"
 
 /* Adds the requests of one tile's block to its two sites: `write` (the tile
- * filled in the load phase) and `read` (the tile read in the store phase). */
+ * filled in the load phase, by every lane) and `read` (the tile read in the
+ * store phase, by the lanes whose element is inside the matrix). */
 void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t cols,
                           int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
                           struct bf_site *write, struct bf_site *read);
