@@ -1,12 +1,14 @@
 /* Where the transpose kernels put each element in shared memory.
  *
- * A block of 32 x TRANSPOSE_BLOCK_ROWS threads moves one tile of 64 input rows
- * by 32 input columns. In the load phase each warp reads a tile row along the
- * input (lane = column) and writes it into the tile; in the store phase each
- * warp reads 32 rows of one tile column (lane = row) and writes them along an
- * output row. Each output row gets 64 consecutive floats, 256 bytes, from one
- * warp: when output rows do not start on a 32-byte sector, only the sectors at
- * the two ends are shared with the next block.
+ * A block of 32 x 16 threads moves one tile of 128 input rows by 32 input
+ * columns. In the load phase each warp reads a tile row along the input (lane
+ * = column) and writes it into the tile; in the store phase each warp reads 32
+ * rows of one tile column (lane = row) and writes them along an output row.
+ * Each output row gets 128 consecutive floats, 512 bytes, from one warp: when
+ * output rows do not start on a 32-byte sector (any row length that is not a
+ * multiple of 8), only the two sectors at the ends are shared with other
+ * blocks. With 32-row tiles every 128-byte store is split that way, and the
+ * partial-sector writes cost a third of the bandwidth on H100.
  *
  * The kernels in transpose.cu call these functions for every shared access,
  * and the bank model calls the very same functions for every lane of every
@@ -20,20 +22,20 @@
 #include "common/hostdev.h"
 #include "common/swizzle.h"
 
-/* A tile is 64 input rows (one output row segment) by 32 input columns (one
- * warp); threads are 32 x 16, so each moves 4 elements a phase, and an output
- * row takes 2 warp-wide stores. The padded tile needs the most words. */
-#define TRANSPOSE_TILE_ROWS  64
+/* A tile is 128 input rows (one output row segment) by 32 input columns (one
+ * warp); threads are 32 x 16, so each moves 8 elements a phase, and an output
+ * row takes 4 warp-wide stores. The padded tile needs the most words. */
+#define TRANSPOSE_TILE_ROWS  128
 #define TRANSPOSE_TILE_COLS  32
 #define TRANSPOSE_BLOCK_ROWS 16
 #define TRANSPOSE_STEPS      (TRANSPOSE_TILE_ROWS / TRANSPOSE_BLOCK_ROWS)
-#define TRANSPOSE_HALVES     (TRANSPOSE_TILE_ROWS / 32)
+#define TRANSPOSE_ROW_STORES (TRANSPOSE_TILE_ROWS / 32)
 #define TRANSPOSE_TILE_WORDS (TRANSPOSE_TILE_ROWS * (TRANSPOSE_TILE_COLS + 1))
 
 enum transpose_layout {
-    TRANSPOSE_ROW_MAJOR, /* tile[64][32]: a column lies in one bank */
-    TRANSPOSE_PADDED,    /* tile[64][33]: row stride 33 is odd, a column spans all banks */
-    TRANSPOSE_SWIZZLED   /* tile[64][32], column c of row r stored at c ^ (r % 32) */
+    TRANSPOSE_ROW_MAJOR, /* tile[128][32]: a column lies in one bank */
+    TRANSPOSE_PADDED,    /* tile[128][33]: row stride 33 is odd, a column spans all banks */
+    TRANSPOSE_SWIZZLED   /* tile[128][32], column c of row r stored at c ^ (r % 32) */
 };
 
 /* Word offset of logical tile element (row, col). The only line that differs
@@ -54,14 +56,14 @@ static BF_HD uint32_t transpose_tile_offset(enum transpose_layout layout, int ro
 
 /* Where one tile lies in the two matrices, in 64 bits, computed once per
  * tile: an element then costs a 64-bit add and 32-bit bounds checks, not a
- * 64-bit multiply (which, at 4 elements a thread, the SM would feel). */
+ * 64-bit multiply (which, at 8 elements a thread, the SM would feel). */
 struct transpose_tile {
-    int64_t in_origin;  /* offset of in[64 * tile_row][32 * tile_col] */
-    int64_t out_origin; /* offset of out[32 * tile_col][64 * tile_row] */
+    int64_t in_origin;  /* offset of in[128 * tile_row][32 * tile_col] */
+    int64_t out_origin; /* offset of out[32 * tile_col][128 * tile_row] */
     int64_t rows, cols; /* in is rows x cols, out is cols x rows */
     int64_t in_step;    /* 16 input rows: from step k to k + 1 of the load phase */
-    int64_t out_step;   /* 16 output rows: from step k to k + 2 of the store phase */
-    int rows_inside;    /* tile rows inside the matrix: 64 but at the bottom edge */
+    int64_t out_step;   /* 16 output rows: from step k to k + 4 of the store phase */
+    int rows_inside;    /* tile rows inside the matrix: 128 but at the bottom edge */
     int cols_inside;    /* tile columns inside the matrix: 32 but at the right edge */
 };
 
@@ -102,16 +104,16 @@ static BF_HD struct transpose_move transpose_load_move(enum transpose_layout lay
 }
 
 /* Store phase: the output tile's row i is the tile's column i, so the tile is
- * read down a column. A thread's steps go along its output row first (k % 2
- * picks the half), so one warp writes the row's 64 floats. */
+ * read down a column. A thread's steps go along its output row first (k % 4
+ * picks the quarter), so one warp writes the row's 128 floats. */
 static BF_HD struct transpose_move transpose_store_move(enum transpose_layout layout,
                                                         const struct transpose_tile *t, int tx,
                                                         int ty, int k)
 {
-    int i = ty + (k / TRANSPOSE_HALVES) * TRANSPOSE_BLOCK_ROWS; /* output row in the tile */
-    int j = (k % TRANSPOSE_HALVES) * 32 + tx;                   /* output column in the tile */
+    int i = ty + (k / TRANSPOSE_ROW_STORES) * TRANSPOSE_BLOCK_ROWS; /* output row in the tile */
+    int j = (k % TRANSPOSE_ROW_STORES) * 32 + tx;                   /* output column in the tile */
     struct transpose_move m;
-    m.global = t->out_origin + ty * t->rows + (k / TRANSPOSE_HALVES) * t->out_step + j;
+    m.global = t->out_origin + ty * t->rows + (k / TRANSPOSE_ROW_STORES) * t->out_step + j;
     m.smem = transpose_tile_offset(layout, j, i);
     m.active = i < t->cols_inside && j < t->rows_inside;
     return m;

@@ -35,7 +35,7 @@ static const struct bf_size test_sizes[] = {
 /* For the sanitizers, which run each kernel 10-100x slower; still edges, and
  * still a grid that makes blocks loop over tiles. */
 static const struct bf_size quick_sizes[] = {
-    {2, {1, 1}}, {2, {31, 33}}, {2, {65, 4097}}, {2, {257, 509}}, {2, {1, 2097185}},
+    {2, {1, 1}}, {2, {31, 33}}, {2, {129, 4097}}, {2, {257, 509}}, {2, {1, 2097185}},
 };
 
 static const struct bf_size bench_sizes[] = {{2, {8192, 8192}}, {2, {7919, 8209}}};
