@@ -48,9 +48,9 @@ int bf_device_open(struct bf_device *d)
     err = bf_probe_kernel_image();
     if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction) {
         fprintf(stderr,
-                "bankfree: this build has GPU code for sm_%s only, but %s is sm_%d%d: "
-                "reconfigure with -DCMAKE_CUDA_ARCHITECTURES=%d%d\n",
-                BF_CUDA_ARCHS, d->name, d->cc_major, d->cc_minor, d->cc_major, d->cc_minor);
+                "bankfree: this build has no GPU code for %s (sm_%d%d; built with "
+                "CMAKE_CUDA_ARCHITECTURES=%s): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=%d%d\n",
+                d->name, d->cc_major, d->cc_minor, BF_CUDA_ARCHS, d->cc_major, d->cc_minor);
         return BF_EXIT_FAIL;
     }
     BF_CHECK(err);

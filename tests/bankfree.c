@@ -43,7 +43,7 @@ static void device_meta(struct bf_table *t, const struct bf_device *d)
 {
     bf_table_meta(t, "device", "%s (sm_%d%d, %d SMs, %.0f MB L2, %.1f GB)", d->name, d->cc_major,
                   d->cc_minor, d->sms, (double)d->l2_bytes / 1e6, (double)d->global_bytes / 1e9);
-    bf_table_meta(t, "cuda", "runtime %d.%d, driver %d.%d, built for sm_%s",
+    bf_table_meta(t, "cuda", "runtime %d.%d, driver %d.%d, CMAKE_CUDA_ARCHITECTURES=%s",
                   d->runtime_version / 1000, d->runtime_version % 1000 / 10,
                   d->driver_version / 1000, d->driver_version % 1000 / 10, bf_built_archs());
 }
