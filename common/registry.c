@@ -5,11 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const bf_bench_columns[] = {
-    "family", "size", "variant",    "median_ms", "min_ms",   "max_ms",       "noise_pct",    "reps",
-    "rate",   "unit", "of_ceiling", "vs_vendor", "vs_naive", "smem_ld_ways", "smem_st_ways", NULL};
-
-int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, size_t len)
+int bf_size_parse(const char *text, int ndims, int min_dim, struct bf_size *out, char *why,
+                  size_t len)
 {
     const char *p = text;
     memset(out, 0, sizeof *out);
@@ -25,7 +22,8 @@ int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, s
             ++p;
         }
         if (*p < '0' || *p > '9') {
-            snprintf(why, len, "size '%s': each dimension must be a positive whole number", text);
+            snprintf(why, len, "size '%s': each dimension must be a %s whole number", text,
+                     min_dim > 0 ? "positive" : "non-negative");
             return -1;
         }
         char *end;
@@ -35,8 +33,8 @@ int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, s
             snprintf(why, len, "size '%s': a dimension is larger than 2^40", text);
             return -1;
         }
-        if (v < 1) {
-            snprintf(why, len, "size '%s': each dimension must be at least 1", text);
+        if (v < min_dim) {
+            snprintf(why, len, "size '%s': each dimension must be at least %d", text, min_dim);
             return -1;
         }
         out->dim[d] = v;
@@ -68,20 +66,4 @@ int64_t bf_size_elements(const struct bf_size *s)
     for (int d = 0; d < s->ndims; ++d)
         n *= s->dim[d];
     return n;
-}
-
-void bf_bench_model_cells(struct bf_table *t, const struct bf_site *sites, int nsites)
-{
-    uint64_t wf[2] = {0, 0}, ideal[2] = {0, 0};
-    for (int i = 0; i < nsites; ++i) {
-        int store = sites[i].access.op == BF_STORE || sites[i].access.op == BF_RED;
-        wf[store] += sites[i].wavefronts;
-        ideal[store] += sites[i].ideal;
-    }
-    for (int k = 0; k < 2; ++k) {
-        if (ideal[k])
-            bf_table_num(t, "%.2f", (double)wf[k] / (double)ideal[k]);
-        else
-            bf_table_text(t, "-");
-    }
 }

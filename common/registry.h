@@ -17,7 +17,8 @@ extern "C" {
 #endif
 
 #define BF_MAX_DIMS  3
-#define BF_MAX_SITES 8
+#define BF_MAX_SITES 32
+#define BF_MAX_TYPES 8
 
 /* A problem size: "8192x8192" is {2, {8192, 8192}}. */
 struct bf_size {
@@ -38,12 +39,23 @@ struct bf_bench_ctx {
     uint64_t seed;
 };
 
+/* An array field of struct bf_family and its count, from one static array:
+ * BF_ARRAY(test_sizes, sizes) sets .test_sizes and .ntest_sizes. */
+#define BF_ARRAY(field, array) .field = (array), .n##field = (int)(sizeof(array) / sizeof *(array))
+
 struct bf_family {
     const char *name;
     const char *summary;
     const struct bf_variant *variants;
     int nvariants;
+    /* The element types (or modes) every variant runs on, e.g. "f32", "i32";
+     * the hooks below take an index into this list. */
+    const char *const *types;
+    int ntypes;
+    int model_types_alike; /* 1: every type makes the same shared accesses; the
+                            * model table shows them on one row */
     int ndims;             /* dimensions of a size */
+    int min_dim;           /* smallest a dimension may be: 1, or 0 where empty input is valid */
     const char *size_form; /* e.g. "ROWSxCOLS" */
     const struct bf_size *test_sizes, *quick_sizes, *bench_sizes;
     int ntest_sizes, nquick_sizes, nbench_sizes;
@@ -53,36 +65,31 @@ struct bf_family {
 
     /* The shared-memory access sites of one launch, replayed through the model
      * under `rules`; returns the number of sites (0 for no shared memory). */
-    int (*model)(int variant, const struct bf_size *size, const struct bf_bank_rules *rules,
-                 struct bf_site sites[BF_MAX_SITES]);
+    int (*model)(int variant, int type, const struct bf_size *size,
+                 const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 
     /* Runs the variant once on fresh inputs from `seed`, output poisoned first,
      * and checks every output element. Returns 0 if right; else writes why. */
-    int (*test)(int variant, const struct bf_size *size, uint64_t seed, char *why, size_t len);
+    int (*test)(int variant, int type, const struct bf_size *size, uint64_t seed, char *why,
+                size_t len);
 
     /* Times the variants whose bit is set in `mask`, and the family's
-     * comparators, on one size; adds a row to `table` for each. Returns 0 if
-     * every output checked out. */
-    int (*bench)(unsigned mask, const struct bf_size *size, const struct bf_bench_ctx *ctx,
-                 struct bf_table *table);
+     * comparators, on one type and size; adds a row to `table` for each.
+     * Returns 0 if every output checked out. */
+    int (*bench)(unsigned mask, int type, const struct bf_size *size,
+                 const struct bf_bench_ctx *ctx, struct bf_table *table);
 };
 
-/* The columns every family's benchmark rows fill, in this order. */
-extern const char *const bf_bench_columns[];
-
-/* Parses "8192x8192" into a size of ndims dimensions, each >= 1; on error
- * returns -1 and writes one line of why into `why`. */
-int bf_size_parse(const char *text, int ndims, struct bf_size *out, char *why, size_t len);
+/* Parses "8192x8192" into a size of ndims dimensions, each >= min_dim; on
+ * error returns -1 and writes one line of why into `why`. */
+int bf_size_parse(const char *text, int ndims, int min_dim, struct bf_size *out, char *why,
+                  size_t len);
 
 /* "8192x8192". */
 void bf_size_format(const struct bf_size *size, char *buf, size_t len);
 
 /* Elements of the size (product of its dimensions). */
 int64_t bf_size_elements(const struct bf_size *size);
-
-/* Adds the model's verdict on `sites` to a benchmark row: wavefronts per
- * request for loads and for stores ("-" when none). */
-void bf_bench_model_cells(struct bf_table *t, const struct bf_site *sites, int nsites);
 
 #ifdef __cplusplus
 }

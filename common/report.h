@@ -12,7 +12,7 @@ extern "C" {
 
 enum bf_format { BF_FORMAT_TABLE, BF_FORMAT_MD, BF_FORMAT_CSV, BF_FORMAT_JSON };
 
-#define BF_TABLE_MAX_COLS 16
+#define BF_TABLE_MAX_COLS 20
 #define BF_TABLE_MAX_META 16
 
 struct bf_table {

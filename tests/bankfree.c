@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "common/bench.h"
 #include "common/check.h"
 #include "common/data.h"
 #include "common/device.h"
@@ -50,20 +51,35 @@ static void device_meta(struct bf_table *t, const struct bf_device *d)
 
 /* ---- list ---- */
 
+/* The family's selected types, joined by sep: "f32 i32". */
+static void selected_types(const struct bf_options *o, int f, const char *sep, char *buf,
+                           size_t len)
+{
+    buf[0] = '\0';
+    for (int k = 0; k < bf_families[f]->ntypes; ++k)
+        if (o->types[f] >> k & 1u)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? sep : "",
+                     bf_families[f]->types[k]);
+}
 static int cmd_list(const struct bf_options *o)
 {
-    static const char *const cols[] = {"family", "variant", "summary", NULL};
+    static const char *const cols[] = {"family", "variant", "summary", "types", NULL};
     struct bf_table t;
     bf_table_init(&t, cols);
-    for (int f = 0; f < bf_nfamilies; ++f)
-        for (int v = 0; v < bf_families[f]->nvariants; ++v) {
+    for (int f = 0; f < bf_nfamilies; ++f) {
+        const struct bf_family *fam = bf_families[f];
+        char types[128];
+        selected_types(o, f, " ", types, sizeof types);
+        for (int v = 0; v < fam->nvariants; ++v) {
             if (!(o->variants[f] >> v & 1u))
                 continue;
             bf_table_row(&t);
-            bf_table_text(&t, "%s", bf_families[f]->name);
-            bf_table_text(&t, "%s", bf_families[f]->variants[v].name);
-            bf_table_text(&t, "%s", bf_families[f]->variants[v].summary);
+            bf_table_text(&t, "%s", fam->name);
+            bf_table_text(&t, "%s", fam->variants[v].name);
+            bf_table_text(&t, "%s", fam->variants[v].summary);
+            bf_table_text(&t, "%s", types);
         }
+    }
     bf_table_print(stdout, &t, o->format);
     bf_table_free(&t);
     return 0;
@@ -71,11 +87,24 @@ static int cmd_list(const struct bf_options *o)
 
 /* ---- model ---- */
 
+/* The model's count for one site: the cells after family, type, size, variant. */
+static void model_cells(struct bf_table *t, const struct bf_site *x)
+{
+    bf_table_text(t, "%s", x->name);
+    bf_table_text(t, "%s", bf_op_name(x->access.op));
+    bf_table_num(t, "%d", x->access.bytes);
+    bf_table_num(t, "%" PRIu64, x->requests);
+    bf_table_num(t, "%" PRIu64, x->wavefronts);
+    bf_table_num(t, "%" PRIu64, x->ideal);
+    bf_table_num(t, "%.2f", x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
+    bf_table_num(t, "%d", x->worst);
+}
+
 static int cmd_model(const struct bf_options *o, const char *cmdline)
 {
-    static const char *const cols[] = {"family", "size",  "variant",  "site",
-                                       "op",     "bytes", "requests", "wavefronts",
-                                       "ideal",  "ways",  "worst",    NULL};
+    static const char *const cols[] = {"family", "type",  "size",     "variant",    "site",
+                                       "op",     "bytes", "requests", "wavefronts", "ideal",
+                                       "ways",   "worst", NULL};
     struct bf_table t;
     char why[256], size[64];
     bf_table_init(&t, cols);
@@ -93,32 +122,30 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
         for (int s = 0; s < nsizes; ++s) {
             bf_size_format(&sizes[s], size, sizeof size);
             for (int v = 0; v < fam->nvariants; ++v) {
-                if (!(o->variants[f] >> v & 1u))
-                    continue;
-                struct bf_site sites[BF_MAX_SITES];
-                int n = fam->model(v, &sizes[s], o->rules, sites);
-                if (n == 0) {
-                    bf_table_row(&t);
-                    bf_table_text(&t, "%s", fam->name);
-                    bf_table_text(&t, "%s", size);
-                    bf_table_text(&t, "%s", fam->variants[v].name);
-                    bf_table_text(&t, "(no shared memory)");
-                }
-                for (int i = 0; i < n; ++i) {
-                    const struct bf_site *x = &sites[i];
-                    bf_table_row(&t);
-                    bf_table_text(&t, "%s", fam->name);
-                    bf_table_text(&t, "%s", size);
-                    bf_table_text(&t, "%s", fam->variants[v].name);
-                    bf_table_text(&t, "%s", x->name);
-                    bf_table_text(&t, "%s", bf_op_name(x->access.op));
-                    bf_table_num(&t, "%d", x->access.bytes);
-                    bf_table_num(&t, "%" PRIu64, x->requests);
-                    bf_table_num(&t, "%" PRIu64, x->wavefronts);
-                    bf_table_num(&t, "%" PRIu64, x->ideal);
-                    bf_table_num(&t, "%.2f",
-                                 x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
-                    bf_table_num(&t, "%d", x->worst);
+                for (int type = 0; type < fam->ntypes; ++type) {
+                    if (!(o->variants[f] >> v & 1u) || !(o->types[f] >> type & 1u))
+                        continue;
+                    char types[128];
+                    if (fam->model_types_alike)
+                        selected_types(o, f, "/", types, sizeof types);
+                    else
+                        snprintf(types, sizeof types, "%s", fam->types[type]);
+                    struct bf_site sites[BF_MAX_SITES];
+                    int n = fam->model(v, type, &sizes[s], o->rules, sites);
+                    for (int i = 0; i < (n ? n : 1); ++i) {
+                        bf_table_row(&t);
+                        bf_table_text(&t, "%s", fam->name);
+                        bf_table_text(&t, "%s", types);
+                        bf_table_text(&t, "%s", size);
+                        bf_table_text(&t, "%s", fam->variants[v].name);
+                        if (n == 0) {
+                            bf_table_text(&t, "(no shared memory)");
+                            break;
+                        }
+                        model_cells(&t, &sites[i]);
+                    }
+                    if (fam->model_types_alike)
+                        break; /* one row serves every selected type */
                 }
             }
         }
@@ -163,21 +190,24 @@ static int cmd_test(const struct bf_options *o)
         struct bf_size sizes[BF_MAX_SIZES];
         int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
         for (int v = 0; v < fam->nvariants; ++v) {
-            if (!(o->variants[f] >> v & 1u))
-                continue;
-            for (int s = 0; s < nsizes; ++s) {
-                /* Every case its own fresh inputs. */
-                uint64_t seed = bf_case_seed(o->seed, (uint64_t)(f * 4096 + v * 64 + s));
-                bf_size_format(&sizes[s], size, sizeof size);
-                why[0] = '\0';
-                int bad = fam->test(v, &sizes[s], seed, why, sizeof why);
-                printf("%s  %s/%s  %s", bad ? "FAIL" : "PASS", fam->name, fam->variants[v].name,
-                       size);
-                if (bad)
-                    printf("  (case seed %#" PRIx64 "): %s", seed, why);
-                putchar('\n');
-                fflush(stdout);
-                bad ? ++failed : ++passed;
+            for (int type = 0; type < fam->ntypes; ++type) {
+                if (!(o->variants[f] >> v & 1u) || !(o->types[f] >> type & 1u))
+                    continue;
+                for (int s = 0; s < nsizes; ++s) {
+                    /* Every case its own fresh inputs. */
+                    uint64_t seed =
+                        bf_case_seed(o->seed, (uint64_t)(((f * 32 + v) * 8 + type) * 64 + s));
+                    bf_size_format(&sizes[s], size, sizeof size);
+                    why[0] = '\0';
+                    int bad = fam->test(v, type, &sizes[s], seed, why, sizeof why);
+                    printf("%s  %s/%s  %s  %s", bad ? "FAIL" : "PASS", fam->name,
+                           fam->variants[v].name, fam->types[type], size);
+                    if (bad)
+                        printf("  (case seed %#" PRIx64 "): %s", seed, why);
+                    putchar('\n');
+                    fflush(stdout);
+                    bad ? ++failed : ++passed;
+                }
             }
         }
     }
@@ -201,10 +231,11 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         const struct bf_family *fam = bf_families[f];
         struct bf_size sizes[BF_MAX_SIZES];
         int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
-        for (int s = 0; s < nsizes; ++s) {
-            check_memory(fam, &sizes[s]);
-            failed |= fam->bench(o->variants[f], &sizes[s], &ctx, &t);
-        }
+        for (int type = 0; type < fam->ntypes; ++type)
+            for (int s = 0; s < nsizes && (o->types[f] >> type & 1u); ++s) {
+                check_memory(fam, &sizes[s]);
+                failed |= fam->bench(o->variants[f], type, &sizes[s], &ctx, &t);
+            }
     }
     utc_now(when, sizeof when);
     device_meta(&t, dev);

@@ -27,6 +27,8 @@ const char bf_usage[] =
     "options:\n"
     "  --size S      problem size, e.g. 8192x8192; repeat for more (default: the\n"
     "                family's own list)\n"
+    "  --type T      only element type T, e.g. f32 or i32; repeat for more\n"
+    "                (default: every type of each family; bankfree list shows them)\n"
     "  --quick       the family's short size list (for the sanitizers)\n"
     "  --reps N      at least N timed repetitions (default 20, then more until\n"
     "                the noise is under 1%, at most 1000 or 2 s)\n"
@@ -119,6 +121,8 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         first = 2;
     }
     int filtered = 0;
+    const char *type_text[BF_MAX_TYPES];
+    int ntypes = 0;
     for (int i = first; i < argc; ++i) {
         const char *a = argv[i], *v;
         unsigned long long n;
@@ -140,6 +144,12 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
             if (o->nsizes == BF_MAX_SIZES)
                 return fail(why, len, "too many sizes (at most %s)", "32");
             o->size_text[o->nsizes++] = v;
+        } else if (strcmp(a, "--type") == 0) {
+            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
+                return -1;
+            if (ntypes == BF_MAX_TYPES)
+                return fail(why, len, "too many types (at most %s)", "8");
+            type_text[ntypes++] = v;
         } else if (strcmp(a, "--reps") == 0) {
             if ((v = value_of(argc, argv, &i, why, len)) == NULL)
                 return -1;
@@ -177,6 +187,28 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         for (int f = 0; f < bf_nfamilies; ++f)
             o->variants[f] = (1u << bf_families[f]->nvariants) - 1u;
 
+    /* Types: all of each family's, or those named that it has. A name no
+     * selected family has is an error; a family with none of them drops out. */
+    for (int f = 0; f < bf_nfamilies; ++f)
+        o->types[f] = ntypes ? 0u : (1u << bf_families[f]->ntypes) - 1u;
+    for (int k = 0; k < ntypes; ++k) {
+        int found = 0;
+        for (int f = 0; f < bf_nfamilies; ++f)
+            for (int t = 0; t < bf_families[f]->ntypes; ++t)
+                if (o->variants[f] && strcmp(bf_families[f]->types[t], type_text[k]) == 0) {
+                    o->types[f] |= 1u << t;
+                    found = 1;
+                }
+        if (!found)
+            return fail(why, len,
+                        "--type '%s': no selected family has it (bankfree list shows "
+                        "the types)",
+                        type_text[k]);
+    }
+    for (int f = 0; f < bf_nfamilies; ++f)
+        if (o->types[f] == 0)
+            o->variants[f] = 0;
+
     /* Sizes are checked now, before any GPU is sought: each must suit a
      * selected family, and none may need more memory than any GPU has. */
     for (int s = 0; s < o->nsizes; ++s) {
@@ -191,7 +223,7 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         }
         if (!matched && selected == 1) {
             struct bf_size unused;
-            bf_size_parse(o->size_text[s], only->ndims, &unused, why, len);
+            bf_size_parse(o->size_text[s], only->ndims, only->min_dim, &unused, why, len);
             return -1;
         }
         if (!matched)
@@ -212,7 +244,7 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
     for (int s = 0; s < o->nsizes; ++s) {
         if (size_dims(o->size_text[s]) != f->ndims)
             continue; /* a size for another family */
-        if (bf_size_parse(o->size_text[s], f->ndims, &out[n], why, len) != 0)
+        if (bf_size_parse(o->size_text[s], f->ndims, f->min_dim, &out[n], why, len) != 0)
             return -1;
         double bytes = f->device_bytes(&out[n]);
         if (bytes > BF_MAX_DEVICE_BYTES) {

@@ -26,6 +26,7 @@ enum bf_command {
 struct bf_options {
     enum bf_command command;
     unsigned variants[BF_MAX_FAMILIES]; /* per family, a bit per selected variant */
+    unsigned types[BF_MAX_FAMILIES];    /* per family, a bit per selected type */
     const char *size_text[BF_MAX_SIZES];
     int nsizes;
     int quick;    /* the short size list */

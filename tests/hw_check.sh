@@ -10,10 +10,12 @@ ncu=$(find_cuda_tool ncu) || skip "ncu not found"
 require_gpu "$bankfree"
 metric=l1tex__data_pipe_lsu_wavefronts_mem_shared_op
 
-# Model CSV columns: family,size,variant,site,op,bytes,requests,wavefronts,...
+# Model CSV columns: family,type,size,variant,site,op,bytes,requests,wavefronts,...
+# A row whose type reads "f32/i32" stands for both, and `test` runs both.
 model=$("$bankfree" model "$filter" --size "$size" --format csv) || exit 1
 want() {
-    echo "$model" | awk -F, -v op="$1" '!/^#/ && $5 == op { s += $8 } END { printf "%.0f\n", s }'
+    echo "$model" | awk -F, -v op="$1" '!/^#/ && $6 == op { s += $9 * split($2, t, "/") }
+        END { printf "%.0f\n", s }'
 }
 
 log=$(mktemp)
@@ -22,7 +24,7 @@ trap 'rm -f "$log" "$out"' EXIT
 "$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
     --metrics "${metric}_ld.sum,${metric}_st.sum" \
     "$bankfree" test "$filter" --size "$size" >"$out" 2>&1
-if ! grep -q '^# 1 passed, 0 failed' "$out"; then
+if ! grep -q '^# [1-9][0-9]* passed, 0 failed' "$out"; then
     cat "$out" "$log"
     echo "FAIL: $filter $size did not run cleanly under ncu"
     exit 1

@@ -78,16 +78,19 @@ static void test_sizes(void)
 {
     struct bf_size s;
     char why[256], text[64];
-    EXPECT(bf_size_parse("8192x4096", 2, &s, why, sizeof why) == 0, "parse: %s", why);
+    EXPECT(bf_size_parse("8192x4096", 2, 1, &s, why, sizeof why) == 0, "parse: %s", why);
     EXPECT(s.ndims == 2 && s.dim[0] == 8192 && s.dim[1] == 4096, "dims");
     EXPECT_EQ(bf_size_elements(&s), 8192LL * 4096, "elements");
     bf_size_format(&s, text, sizeof text);
     EXPECT(strcmp(text, "8192x4096") == 0, "format: %s", text);
-    EXPECT(bf_size_parse("100", 1, &s, why, sizeof why) == 0 && s.dim[0] == 100, "1-D");
+    EXPECT(bf_size_parse("100", 1, 1, &s, why, sizeof why) == 0 && s.dim[0] == 100, "1-D");
     const char *bad[] = {"",     "x",    "0x1",   "1x0",   "-1x2", "1x-2",
                          "1x2x", "1x2 ", "1e3x2", "1x2x3", "+1x2", "1099511627777x1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i)
-        EXPECT(bf_size_parse(bad[i], 2, &s, why, sizeof why) != 0, "'%s' accepted", bad[i]);
+        EXPECT(bf_size_parse(bad[i], 2, 1, &s, why, sizeof why) != 0, "'%s' accepted", bad[i]);
+    /* Where empty input is valid (min_dim 0), 0 parses and -1 still does not. */
+    EXPECT(bf_size_parse("0", 1, 0, &s, why, sizeof why) == 0 && s.dim[0] == 0, "0 with min 0");
+    EXPECT(bf_size_parse("-1", 1, 0, &s, why, sizeof why) != 0, "-1 with min 0");
 }
 
 /* Prints a table to a string. */

@@ -7,6 +7,7 @@
 
 #include <cublas_v2.h>
 
+#include "common/bench.h"
 #include "common/check.h"
 #include "common/data.h"
 #include "common/registry.h"
@@ -15,11 +16,13 @@
 #include "transpose/transpose_model.h"
 #include "transpose/transpose_ref.h"
 
+extern const struct bf_family transpose_family;
+
 static const struct bf_variant variants[TRANSPOSE_VARIANTS] = {
     [TRANSPOSE_NAIVE] = {"naive", "no shared memory: reads coalesced, writes 32 rows apart"},
-    [TRANSPOSE_CONFLICTING] = {"conflicting", "tile[32][32] read by column: 32-way conflict"},
-    [TRANSPOSE_PADDED_TILE] = {"padded", "tile[32][33]: one spare word a row, conflict-free"},
-    [TRANSPOSE_SWIZZLED_TILE] = {"swizzled", "tile[32][32], column ^ row: conflict-free"},
+    [TRANSPOSE_CONFLICTING] = {"conflicting", "tile[128][32] read by column: 32-way conflict"},
+    [TRANSPOSE_PADDED_TILE] = {"padded", "tile[128][33]: one spare word a row, conflict-free"},
+    [TRANSPOSE_SWIZZLED_TILE] = {"swizzled", "tile[128][32], column ^ (row % 32): conflict-free"},
 };
 
 /* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
@@ -93,9 +96,10 @@ static int check_output(const struct buffers *b, const float *want, char *why, s
     return 1;
 }
 
-static int transpose_test(int variant, const struct bf_size *s, uint64_t seed, char *why,
+static int transpose_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
                           size_t len)
 {
+    (void)type; /* f32 only */
     struct buffers b;
     buffers_init(&b, s, seed);
     BF_CHECK(bf_poison(b.d_out, b.bytes, 0));
@@ -112,6 +116,7 @@ struct job {
     const struct buffers *b;
     enum transpose_variant variant;
     cublasHandle_t cublas;
+    const float *want; /* what out must hold after a run */
 };
 
 static cudaError_t run_variant(void *arg, cudaStream_t stream)
@@ -145,117 +150,86 @@ static cudaError_t run_cublas(void *arg, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-enum { ROW_COPY, ROW_CUBLAS, ROW_VARIANT0 };
+static cudaError_t poison_output(void *arg)
+{
+    const struct job *j = arg;
+    return bf_poison(j->b->d_out, j->b->bytes, 0);
+}
 
-static int transpose_bench(unsigned mask, const struct bf_size *s, const struct bf_bench_ctx *ctx,
-                           struct bf_table *t)
+static int check_job(void *arg, char *why, size_t len)
+{
+    const struct job *j = arg;
+    return check_output(j->b, j->want, why, len);
+}
+
+enum { ROW_COPY, ROW_CUBLAS, ROW_VARIANT0, ROWS = ROW_VARIANT0 + TRANSPOSE_VARIANTS };
+
+static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
+                           const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
     struct buffers b;
     buffers_init(&b, s, ctx->seed);
-    struct job job = {&b, TRANSPOSE_NAIVE, NULL};
-    BF_CHECK_STATUS(cublasCreate(&job.cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
+    cublasHandle_t cublas;
+    BF_CHECK_STATUS(cublasCreate(&cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
                     "cuBLAS could not start");
 
-    /* Data that fits in L2 would be timed from L2: flush between repetitions. */
-    struct bf_timing_opts opts = ctx->timing;
-    void *flush = NULL;
-    if (ctx->flush_l2 || 2.0 * (double)b.bytes < 4.0 * (double)ctx->dev->l2_bytes) {
-        opts.flush_bytes = 2 * ctx->dev->l2_bytes;
-        BF_CHECK(cudaMalloc(&flush, opts.flush_bytes));
-        opts.flush = flush;
+    struct job jobs[ROWS];
+    struct bf_contender c[ROWS];
+    const double moved = 2.0 * (double)b.bytes; /* read once, written once */
+    for (int r = 0; r < ROWS; ++r) {
+        jobs[r] = (struct job){&b, (enum transpose_variant)(r - ROW_VARIANT0), cublas, b.ref};
+        c[r] = (struct bf_contender){.on = 1,
+                                     .variant = r - ROW_VARIANT0,
+                                     .bytes = moved,
+                                     .run = run_variant,
+                                     .arg = &jobs[r],
+                                     .poison = poison_output,
+                                     .check = check_job};
     }
-
-    struct row {
-        const char *name;
-        int on;
-        struct bf_timing time;
-        int wrong;
-    } rows[ROW_VARIANT0 + TRANSPOSE_VARIANTS];
-    int fits_int = b.rows <= 0x7fffffff && b.cols <= 0x7fffffff;
-    rows[ROW_COPY] = (struct row){.name = "copy (ceiling)", .on = 1};
-    rows[ROW_CUBLAS] = (struct row){.name = "cublasSgeam", .on = fits_int};
-    for (int v = 0; v < TRANSPOSE_VARIANTS; ++v)
-        rows[ROW_VARIANT0 + v] =
-            (struct row){.name = variants[v].name, .on = (int)(mask >> v & 1u)};
-
-    int failed = 0;
-    char why[256];
-    for (int r = 0; r < ROW_VARIANT0 + TRANSPOSE_VARIANTS; ++r) {
-        if (!rows[r].on)
-            continue;
-        bf_launch_fn fn = r == ROW_COPY ? run_copy : r == ROW_CUBLAS ? run_cublas : run_variant;
-        job.variant = (enum transpose_variant)(r - ROW_VARIANT0);
-        /* Check the output of every contender before timing it. */
-        BF_CHECK(bf_poison(b.d_out, b.bytes, 0));
-        BF_CHECK(fn(&job, 0));
-        BF_CHECK(cudaDeviceSynchronize());
-        rows[r].wrong = check_output(&b, r == ROW_COPY ? b.in : b.ref, why, sizeof why);
-        if (rows[r].wrong) {
-            fprintf(stderr, "bankfree: transpose/%s wrong at %lldx%lld: %s\n", rows[r].name,
-                    (long long)b.rows, (long long)b.cols, why);
-            failed = 1;
-        }
-        BF_CHECK(bf_time(fn, &job, 0, &opts, &rows[r].time));
+    c[ROW_COPY].name = "copy (ceiling)";
+    c[ROW_COPY].variant = -1;
+    c[ROW_COPY].run = run_copy;
+    jobs[ROW_COPY].want = b.in;
+    c[ROW_CUBLAS].name = "cublasSgeam";
+    c[ROW_CUBLAS].variant = -1;
+    c[ROW_CUBLAS].run = run_cublas;
+    c[ROW_CUBLAS].on = b.rows <= 0x7fffffff && b.cols <= 0x7fffffff; /* cuBLAS takes int */
+    for (int v = 0; v < TRANSPOSE_VARIANTS; ++v) {
+        c[ROW_VARIANT0 + v].name = variants[v].name;
+        c[ROW_VARIANT0 + v].on = (int)(mask >> v & 1u);
     }
+    int failed =
+        bf_bench_run(c, ROWS, ROW_COPY, ROW_CUBLAS, &transpose_family, type, s, moved, ctx, t);
 
-    char size[64];
-    bf_size_format(s, size, sizeof size);
-    double copy_ms = rows[ROW_COPY].time.median_ms;
-    double cublas_ms = rows[ROW_CUBLAS].on ? rows[ROW_CUBLAS].time.median_ms : 0;
-    double naive_ms = rows[ROW_VARIANT0].on ? rows[ROW_VARIANT0].time.median_ms : 0;
-    for (int r = 0; r < ROW_VARIANT0 + TRANSPOSE_VARIANTS; ++r) {
-        if (!rows[r].on)
-            continue;
-        const struct bf_timing *tm = &rows[r].time;
-        bf_table_row(t);
-        bf_table_text(t, "transpose");
-        bf_table_text(t, "%s", size);
-        bf_table_text(t, "%s%s", rows[r].name, rows[r].wrong ? " (WRONG)" : "");
-        bf_table_num(t, "%.4f", tm->median_ms);
-        bf_table_num(t, "%.4f", tm->min_ms);
-        bf_table_num(t, "%.4f", tm->max_ms);
-        bf_table_num(t, "%.2f", 100.0 * tm->noise);
-        bf_table_num(t, "%d", tm->reps);
-        bf_table_num(t, "%.1f", 2.0 * (double)b.bytes / (tm->median_ms * 1e6));
-        bf_table_text(t, "GB/s");
-        bf_table_num(t, "%.3f", copy_ms / tm->median_ms);
-        if (cublas_ms > 0)
-            bf_table_num(t, "%.3f", cublas_ms / tm->median_ms);
-        else
-            bf_table_text(t, "-");
-        if (naive_ms > 0 && r >= ROW_VARIANT0)
-            bf_table_num(t, "%.2f", naive_ms / tm->median_ms);
-        else
-            bf_table_text(t, "-");
-        struct bf_site sites[BF_MAX_SITES];
-        int nsites =
-            r >= ROW_VARIANT0 ? transpose_model(r - ROW_VARIANT0, s, &bf_rules_sm90, sites) : 0;
-        bf_bench_model_cells(t, sites, nsites);
-    }
-
-    if (flush != NULL)
-        BF_CHECK(cudaFree(flush));
-    BF_CHECK_STATUS(cublasDestroy(job.cublas) == CUBLAS_STATUS_SUCCESS, "cublasDestroy",
+    BF_CHECK_STATUS(cublasDestroy(cublas) == CUBLAS_STATUS_SUCCESS, "cublasDestroy",
                     "cuBLAS could not stop");
     buffers_free(&b);
     return failed;
 }
+
+static int model(int variant, int type, const struct bf_size *size,
+                 const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+{
+    (void)type;
+    return transpose_model(variant, size, rules, sites);
+}
+
+static const char *const types[] = {"f32"};
 
 const struct bf_family transpose_family = {
     .name = "transpose",
     .summary = "fp32 out = in^T, any rows x cols",
     .variants = variants,
     .nvariants = TRANSPOSE_VARIANTS,
+    BF_ARRAY(types, types),
     .ndims = 2,
+    .min_dim = 1,
     .size_form = "ROWSxCOLS",
-    .test_sizes = test_sizes,
-    .ntest_sizes = sizeof test_sizes / sizeof *test_sizes,
-    .quick_sizes = quick_sizes,
-    .nquick_sizes = sizeof quick_sizes / sizeof *quick_sizes,
-    .bench_sizes = bench_sizes,
-    .nbench_sizes = sizeof bench_sizes / sizeof *bench_sizes,
+    BF_ARRAY(test_sizes, test_sizes),
+    BF_ARRAY(quick_sizes, quick_sizes),
+    BF_ARRAY(bench_sizes, bench_sizes),
     .device_bytes = device_bytes,
-    .model = transpose_model,
+    .model = model,
     .test = transpose_test,
     .bench = transpose_bench,
 };

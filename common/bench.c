@@ -1,0 +1,102 @@
+#include "common/bench.h"
+
+#include <stdio.h>
+
+#include "common/check.h"
+
+const char *const bf_bench_columns[] = {
+    "family",    "type",      "size",         "variant",      "median_ms", "min_ms",
+    "max_ms",    "noise_pct", "reps",         "rate",         "unit",      "of_ceiling",
+    "vs_vendor", "vs_naive",  "smem_ld_ways", "smem_st_ways", NULL};
+
+/* The model's verdict on one launch of a variant: wavefronts per ideal, for
+ * loads and for stores ("-" when none). */
+static void model_cells(struct bf_table *t, const struct bf_family *f, int variant, int type,
+                        const struct bf_size *size)
+{
+    struct bf_site sites[BF_MAX_SITES];
+    int nsites = variant >= 0 ? f->model(variant, type, size, &bf_rules_sm90, sites) : 0;
+    uint64_t wf[2] = {0, 0}, ideal[2] = {0, 0};
+    for (int i = 0; i < nsites; ++i) {
+        int store = sites[i].access.op == BF_STORE || sites[i].access.op == BF_RED;
+        wf[store] += sites[i].wavefronts;
+        ideal[store] += sites[i].ideal;
+    }
+    for (int k = 0; k < 2; ++k) {
+        if (ideal[k])
+            bf_table_num(t, "%.2f", (double)wf[k] / (double)ideal[k]);
+        else
+            bf_table_text(t, "-");
+    }
+}
+
+int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
+                 const struct bf_family *family, int type, const struct bf_size *size,
+                 double data_bytes, const struct bf_bench_ctx *ctx, struct bf_table *t)
+{
+    struct bf_timing_opts opts = ctx->timing;
+    void *flush = NULL;
+    if (ctx->flush_l2 || data_bytes < 4.0 * (double)ctx->dev->l2_bytes) {
+        opts.flush_bytes = 2 * ctx->dev->l2_bytes;
+        BF_CHECK(cudaMalloc(&flush, opts.flush_bytes));
+        opts.flush = flush;
+    }
+
+    char text[64], why[256];
+    bf_size_format(size, text, sizeof text);
+    int failed = 0, naive = -1;
+    for (int i = 0; i < n; ++i) {
+        if (!c[i].on)
+            continue;
+        if (c[i].variant == 0)
+            naive = i;
+        /* Check the output of every contender before timing it. */
+        if (c[i].poison != NULL)
+            BF_CHECK(c[i].poison(c[i].arg));
+        BF_CHECK(c[i].run(c[i].arg, 0));
+        BF_CHECK(cudaDeviceSynchronize());
+        c[i].wrong = c[i].check != NULL && c[i].check(c[i].arg, why, sizeof why) != 0;
+        if (c[i].wrong) {
+            fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", family->name, c[i].name,
+                    family->types[type], text, why);
+            failed = 1;
+        }
+        BF_CHECK(bf_time(c[i].run, c[i].arg, 0, &opts, &c[i].time));
+    }
+    if (flush != NULL)
+        BF_CHECK(cudaFree(flush));
+
+    double ceiling_rate = c[ceiling].on ? c[ceiling].bytes / c[ceiling].time.median_ms : 0;
+    for (int i = 0; i < n; ++i) {
+        if (!c[i].on)
+            continue;
+        const struct bf_timing *tm = &c[i].time;
+        double rate = c[i].bytes / tm->median_ms;
+        bf_table_row(t);
+        bf_table_text(t, "%s", family->name);
+        bf_table_text(t, "%s", family->types[type]);
+        bf_table_text(t, "%s", text);
+        bf_table_text(t, "%s%s", c[i].name, c[i].wrong ? " (WRONG)" : "");
+        bf_table_num(t, "%.4f", tm->median_ms);
+        bf_table_num(t, "%.4f", tm->min_ms);
+        bf_table_num(t, "%.4f", tm->max_ms);
+        bf_table_num(t, "%.2f", 100.0 * tm->noise);
+        bf_table_num(t, "%d", tm->reps);
+        bf_table_num(t, "%.1f", rate / 1e6);
+        bf_table_text(t, "GB/s");
+        if (ceiling_rate > 0)
+            bf_table_num(t, "%.3f", rate / ceiling_rate);
+        else
+            bf_table_text(t, "-");
+        if (vendor >= 0 && c[vendor].on)
+            bf_table_num(t, "%.3f", c[vendor].time.median_ms / tm->median_ms);
+        else
+            bf_table_text(t, "-");
+        if (naive >= 0 && c[i].variant >= 0)
+            bf_table_num(t, "%.2f", c[naive].time.median_ms / tm->median_ms);
+        else
+            bf_table_text(t, "-");
+        model_cells(t, family, c[i].variant, type, size);
+    }
+    return failed;
+}

@@ -1,0 +1,51 @@
+/* A family's benchmark, the part every family shares: each contender (a
+ * variant, the ceiling, the vendor's routine) has its output poisoned, runs
+ * once, is checked, then is timed; one table row each, with rates, ratios and
+ * the bank model's verdict. The family supplies the launches and the checks. */
+#ifndef BANKFREE_BENCH_H
+#define BANKFREE_BENCH_H
+
+#include <stddef.h>
+
+#include "common/registry.h"
+#include "common/report.h"
+#include "common/timing.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bf_contender {
+    const char *name;
+    int on;       /* 0: not run, no row */
+    int variant;  /* the family's variant index, or -1 for a comparator */
+    double bytes; /* bytes one run reads and writes, for the rate */
+    bf_launch_fn run;
+    void *arg; /* for run, poison and check */
+    /* Before the checked run: poison the output. After it: 0 if the output is
+     * right, else 1 with one line of why. */
+    cudaError_t (*poison)(void *arg);
+    int (*check)(void *arg, char *why, size_t len);
+    /* filled by bf_bench_run */
+    struct bf_timing time;
+    int wrong;
+};
+
+/* The columns of the benchmark table, in the order bf_bench_run fills them. */
+extern const char *const bf_bench_columns[];
+
+/* Checks and times the contenders that are on, on data of `data_bytes` (L2 is
+ * flushed between repetitions when asked, or when the data would fit in it),
+ * and adds their rows to the table. Rates are bytes / median time in GB/s;
+ * of_ceiling is a rate over the rate of contender `ceiling`, vs_vendor and
+ * vs_naive are the times of `vendor` and of the family's variant 0 over this
+ * one's. Returns 0 if every output checked out. */
+int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
+                 const struct bf_family *family, int type, const struct bf_size *size,
+                 double data_bytes, const struct bf_bench_ctx *ctx, struct bf_table *table);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
