@@ -8,6 +8,7 @@
 #define BF_MAX_FAMILIES 8
 
 extern const struct bf_family transpose_family;
+extern const struct bf_family reduction_family;
 
 extern const struct bf_family *const bf_families[];
 extern const int bf_nfamilies;

@@ -106,6 +106,11 @@ static void cpu_cases(void)
     expect_usage_error(ARGS("bench", "--seed", "0xzz"), "--seed '0xzz'");
     expect_usage_error(ARGS("list", "--format", "xml"), "--format 'xml'");
     expect_usage_error(ARGS("model", "--rules", "fermi"), "--rules 'fermi'");
+    expect_usage_error(ARGS("test", "reduction", "--size", "-1"), "non-negative whole number");
+    expect_usage_error(ARGS("test", "reduction", "--size", "3x3"), "needs 1 dimension");
+    expect_usage_error(ARGS("test", "reduction", "--type", "f16"), "--type 'f16'");
+    expect_usage_error(ARGS("test", "transpose", "--type", "i32"), "no selected family has it");
+    expect_usage_error(ARGS("bench", "--type"), "needs a value");
 
     static struct result r;
     run(ARGS("--help"), &r);
@@ -117,6 +122,13 @@ static void cpu_cases(void)
     EXPECT(r.status == 0 && strstr(r.out, "32.00") != NULL, "model: exit %d, %s", r.status, r.out);
     run(ARGS("model", "transpose", "--size", "64x64", "--format", "json"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "\"ways\": 32.00") != NULL, "model json: %s", r.out);
+    /* A sum of nothing is a size the reduction API accepts: no blocks, no accesses. */
+    run(ARGS("model", "reduction/interleaved", "--size", "0", "--type", "i32"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "i32") != NULL && strstr(r.out, "f32") == NULL,
+           "model reduction --size 0 --type i32: exit %d, %s", r.status, r.out);
+    run(ARGS("model", "reduction/interleaved", "--size", "1024", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "s=16: ld") != NULL && strstr(r.out, ",32.00,") != NULL,
+           "model reduction/interleaved: 32-way at s=16: %s", r.out);
 
     /* Commands that need a GPU run, or say plainly there is none. */
     const char *gpu_commands[][6] = {

@@ -1,0 +1,195 @@
+/* Parallel sum: Harris's shared-memory tree with the strided index that
+ * conflicts, the same tree with sequential addressing, and a tuned kernel at
+ * the memory-bandwidth limit. The two tree kernels share one body; they differ
+ * only in reduction_tree_step (reduction_layout.h).
+ *
+ * int32 sums run as uint32_t, whose additions wrap modulo 2^32 by definition
+ * (signed overflow would be undefined); the bits are those of int32. */
+#include "reduction/reduction.h"
+#include "reduction/reduction_layout.h"
+
+/* ---- the tree kernels: one element a thread, ten levels in shared memory ---- */
+
+/* Harris's loop: at each level the active threads add their partner's word
+ * into their own; a barrier between levels, since the partner's word was
+ * written by another thread. */
+template <typename T>
+static __device__ __forceinline__ void tree_sum(enum reduction_variant variant, T *__restrict__ out,
+                                                const T *__restrict__ in, int64_t n)
+{
+    __shared__ T sdata[REDUCTION_TREE_THREADS];
+    const int tid = threadIdx.x;
+    const int64_t i = (int64_t)blockIdx.x * REDUCTION_TREE_THREADS + tid;
+    sdata[reduction_fill_offset(tid)] = i < n ? in[i] : T(0);
+    __syncthreads();
+#pragma unroll
+    for (int level = 0; level < REDUCTION_TREE_LEVELS; ++level) {
+        const struct reduction_step st = reduction_tree_step(variant, level, tid);
+        if (st.active)
+            sdata[st.dst] = sdata[st.dst] + sdata[st.src];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[REDUCTION_RESULT_OFFSET];
+}
+
+/* index = 2*s*tid: a warp's lanes 2s words apart, 2- to 32-way conflicts. */
+template <typename T>
+__global__ void __launch_bounds__(REDUCTION_TREE_THREADS)
+    reduction_interleaved(T *__restrict__ out, const T *__restrict__ in, int64_t n)
+{
+    tree_sum(REDUCTION_INTERLEAVED, out, in, n);
+}
+
+/* index = tid, partner tid + s: consecutive words, conflict-free. */
+template <typename T>
+__global__ void __launch_bounds__(REDUCTION_TREE_THREADS)
+    reduction_sequential(T *__restrict__ out, const T *__restrict__ in, int64_t n)
+{
+    tree_sum(REDUCTION_SEQUENTIAL, out, in, n);
+}
+
+/* ---- the tuned kernel: 16-byte loads, registers, shuffles ---- */
+
+/* Adds the four elements of a 16-byte load, as a two-level tree. */
+static __device__ __forceinline__ float add4(float acc, uint4 v)
+{
+    return acc + ((__uint_as_float(v.x) + __uint_as_float(v.y)) +
+                  (__uint_as_float(v.z) + __uint_as_float(v.w)));
+}
+static __device__ __forceinline__ uint32_t add4(uint32_t acc, uint4 v)
+{
+    return acc + ((v.x + v.y) + (v.z + v.w));
+}
+
+/* Every lane gets the sum of the warp's 32 values. */
+template <typename T> static __device__ __forceinline__ T warp_sum(T v)
+{
+#pragma unroll
+    for (int lanes = 16; lanes > 0; lanes /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, lanes);
+    return v;
+}
+
+/* Block b sums elements [b * chunk, (b + 1) * chunk) of in. The span is read
+ * as 16-byte vectors, 4 in flight per thread, with the few elements before
+ * the first 16-byte boundary and after the last one read singly (so any
+ * pointer and any length work). Each thread keeps its sum in a register; the
+ * warps' sums meet in shared memory, one word each. */
+template <typename T>
+__global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
+    reduction_tuned(T *__restrict__ out, const T *__restrict__ in, int64_t n, int64_t chunk)
+{
+    __shared__ T warp_sums[REDUCTION_TUNED_WARPS];
+    const int tid = threadIdx.x;
+    const int64_t lo = (int64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
+
+    const int past_boundary = (int)((uintptr_t)(in + lo) / sizeof(T) % 4);
+    const int64_t head = past_boundary == 0            ? 0
+                         : hi - lo < 4 - past_boundary ? hi - lo
+                                                       : 4 - past_boundary;
+    const int64_t vectors = (hi - lo - head) / 4, tail = lo + head + 4 * vectors;
+    const uint4 *vec = (const uint4 *)(in + lo + head);
+
+    T acc = 0;
+    if (tid < head)
+        acc = in[lo + tid];
+    if (tid < hi - tail)
+        acc += in[tail + tid];
+    int64_t v = tid;
+    for (; v + (REDUCTION_TUNED_LOADS - 1) * REDUCTION_TUNED_THREADS < vectors;
+         v += REDUCTION_TUNED_LOADS * REDUCTION_TUNED_THREADS) {
+        uint4 x[REDUCTION_TUNED_LOADS];
+#pragma unroll
+        for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
+            x[k] = __ldg(vec + v + k * REDUCTION_TUNED_THREADS);
+#pragma unroll
+        for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
+            acc = add4(acc, x[k]);
+    }
+    for (; v < vectors; v += REDUCTION_TUNED_THREADS)
+        acc = add4(acc, __ldg(vec + v));
+
+    acc = warp_sum(acc);
+    if (tid % 32 == 0)
+        warp_sums[reduction_warp_sum_offset(tid / 32)] = acc;
+    __syncthreads();
+    if (tid < 32) {
+        acc = tid < REDUCTION_TUNED_WARPS ? warp_sums[reduction_warp_sum_offset(tid)] : T(0);
+        acc = warp_sum(acc);
+        if (tid == 0)
+            out[blockIdx.x] = acc;
+    }
+}
+
+/* ---- launchers ---- */
+
+extern "C" size_t reduction_workspace_bytes(enum reduction_variant variant, int64_t n)
+{
+    struct reduction_pass pass[REDUCTION_MAX_PASSES];
+    int passes = reduction_plan(variant, n, pass);
+    size_t elements = 0;
+    for (int p = 0; p + 1 < passes; ++p)
+        elements += (size_t)pass[p].blocks;
+    return elements * 4; /* fp32 and int32 alike */
+}
+
+/* Pass p reads the previous pass's partial sums and writes its own after
+ * them in the workspace; the last pass writes the result. */
+template <typename T>
+static cudaError_t sum(enum reduction_variant variant, T *out, const T *in, int64_t n,
+                       void *workspace, size_t workspace_bytes, cudaStream_t stream)
+{
+    if ((unsigned)variant >= REDUCTION_VARIANTS || out == NULL || n < 0 || (in == NULL && n > 0) ||
+        workspace_bytes < reduction_workspace_bytes(variant, n) ||
+        (workspace == NULL && reduction_workspace_bytes(variant, n) > 0))
+        return cudaErrorInvalidValue;
+    if (n == 0)
+        return cudaMemsetAsync(out, 0, sizeof(T), stream);
+
+    struct reduction_pass pass[REDUCTION_MAX_PASSES];
+    const int passes = reduction_plan(variant, n, pass);
+    if (pass[passes - 1].blocks != 1 || pass[0].blocks > INT32_MAX)
+        return cudaErrorInvalidValue; /* more passes or blocks than a launch can have */
+    const T *src = in;
+    T *partial = (T *)workspace;
+    for (int p = 0; p < passes; ++p) {
+        T *dst = p + 1 == passes ? out : partial;
+        const unsigned blocks = (unsigned)pass[p].blocks;
+        switch (variant) {
+        case REDUCTION_INTERLEAVED:
+            reduction_interleaved<T>
+                <<<blocks, REDUCTION_TREE_THREADS, 0, stream>>>(dst, src, pass[p].n);
+            break;
+        case REDUCTION_SEQUENTIAL:
+            reduction_sequential<T>
+                <<<blocks, REDUCTION_TREE_THREADS, 0, stream>>>(dst, src, pass[p].n);
+            break;
+        default:
+            reduction_tuned<T><<<blocks, REDUCTION_TUNED_THREADS, 0, stream>>>(dst, src, pass[p].n,
+                                                                               pass[p].chunk);
+            break;
+        }
+        cudaError_t err = cudaGetLastError();
+        if (err != cudaSuccess)
+            return err;
+        src = dst;
+        partial = dst + blocks;
+    }
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t reduction_sum_f32(enum reduction_variant variant, float *out,
+                                         const float *in, int64_t n, void *workspace,
+                                         size_t workspace_bytes, cudaStream_t stream)
+{
+    return sum(variant, out, in, n, workspace, workspace_bytes, stream);
+}
+
+extern "C" cudaError_t reduction_sum_i32(enum reduction_variant variant, int32_t *out,
+                                         const int32_t *in, int64_t n, void *workspace,
+                                         size_t workspace_bytes, cudaStream_t stream)
+{
+    return sum(variant, (uint32_t *)out, (const uint32_t *)in, n, workspace, workspace_bytes,
+               stream);
+}

@@ -1,0 +1,283 @@
+/* The reduction family as the runner sees it: variants, types, sizes, the
+ * model hook, the correctness test and the benchmark with its comparators
+ * (device-to-device copy, the bandwidth ceiling; cub::DeviceReduce::Sum, the
+ * vendor's sum). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bench.h"
+#include "common/check.h"
+#include "common/data.h"
+#include "common/registry.h"
+#include "common/validate.h"
+#include "reduction/reduction.h"
+#include "reduction/reduction_cub.h"
+#include "reduction/reduction_layout.h"
+#include "reduction/reduction_model.h"
+#include "reduction/reduction_ref.h"
+
+extern const struct bf_family reduction_family;
+
+static const struct bf_variant variants[REDUCTION_VARIANTS] = {
+    [REDUCTION_INTERLEAVED] = {"interleaved",
+                               "tree, index = 2*s*tid: 2- to 32-way conflicts (Harris 2)"},
+    [REDUCTION_SEQUENTIAL] = {"sequential", "tree, index = tid, partner tid + s: conflict-free "
+                                            "(Harris 3)"},
+    [REDUCTION_TUNED] = {"tuned",
+                         "16-byte loads, 16 elements a thread, shuffles: at the bandwidth limit"},
+};
+
+enum { TYPE_F32, TYPE_I32 };
+static const char *const types[] = {[TYPE_F32] = "f32", [TYPE_I32] = "i32"};
+
+/* Every edge: empty, one element, a warp and a block either side, a chunk of
+ * the tuned kernel either side, primes, past 2^24 (where fp32 stops counting
+ * exactly) and past 2^31 elements (64-bit indexing; 8.6 GB). The input starts
+ * n % 4 elements past a 16-byte boundary, so these sizes cover all four. */
+static const struct bf_size test_sizes[] = {
+    {1, {0}},        {1, {1}},        {1, {2}},         {1, {3}},         {1, {31}},
+    {1, {32}},       {1, {33}},       {1, {1023}},      {1, {1024}},      {1, {1025}},
+    {1, {8191}},     {1, {8192}},     {1, {8193}},      {1, {1048573}},   {1, {1048576}},
+    {1, {16777259}}, {1, {33554432}}, {1, {268435399}}, {1, {268435456}}, {1, {2147483659}},
+};
+
+/* For the sanitizers, which run each kernel 10-100x slower. */
+static const struct bf_size quick_sizes[] = {
+    {1, {0}}, {1, {1}}, {1, {33}}, {1, {1025}}, {1, {8193}}, {1, {1048573}},
+};
+
+/* 1 GiB of 4-byte elements, and an odd size just under 400 MB. */
+static const struct bf_size bench_sizes[] = {{1, {268435456}}, {1, {99999989}}};
+
+/* Input (with room to start it off a 16-byte boundary), a copy of it for the
+ * ceiling, and workspace. */
+static double device_bytes(const struct bf_size *s)
+{
+    return 8.0 * (double)(s->dim[0] + 4) + (double)s->dim[0] / 1024.0 * 8.0 + (64 << 20);
+}
+
+/* The input on the device, the result and workspaces, and the CPU's sums. */
+struct data {
+    int type;
+    int64_t n;
+    void *d_base, *d_sum, *work, *cub_work;
+    const void *d_in; /* d_base + offset elements */
+    size_t work_bytes, cub_bytes;
+    struct reduction_ref ref;
+};
+
+/* Fresh random input of n elements starting `offset` elements into the
+ * allocation; the reference sums it a chunk at a time, so no host copy of the
+ * whole input is needed. */
+static void data_init(struct data *d, int type, int64_t n, int offset, uint64_t seed)
+{
+    memset(d, 0, sizeof *d);
+    d->type = type;
+    d->n = n;
+    size_t elements = (size_t)n + (size_t)offset;
+    BF_CHECK(cudaMalloc(&d->d_base, (elements ? elements : 1) * 4));
+    if (type == TYPE_F32)
+        BF_CHECK(bf_fill_random_f32(d->d_base, elements, seed, 0));
+    else
+        BF_CHECK(bf_fill_random_i32(d->d_base, elements, seed, 0));
+    d->d_in = (const char *)d->d_base + 4 * (size_t)offset;
+    BF_CHECK(cudaMalloc(&d->d_sum, 4));
+    for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
+        size_t bytes = reduction_workspace_bytes((enum reduction_variant)v, n);
+        d->work_bytes = bytes > d->work_bytes ? bytes : d->work_bytes;
+    }
+    if (d->work_bytes)
+        BF_CHECK(cudaMalloc(&d->work, d->work_bytes));
+
+    const size_t chunk = (size_t)1 << 24;
+    void *host = malloc(chunk * 4);
+    BF_CHECK_STATUS(host != NULL, "malloc", "out of host memory");
+    for (size_t i = 0; i < (size_t)n; i += chunk) {
+        size_t m = (size_t)n - i < chunk ? (size_t)n - i : chunk;
+        BF_CHECK(cudaMemcpy(host, (const char *)d->d_in + 4 * i, m * 4, cudaMemcpyDeviceToHost));
+        if (type == TYPE_F32)
+            reduction_ref_add_f32(&d->ref, host, m);
+        else
+            reduction_ref_add_i32(&d->ref, host, m);
+    }
+    free(host);
+}
+
+static void data_free(struct data *d)
+{
+    BF_CHECK(cudaFree(d->d_base));
+    BF_CHECK(cudaFree(d->d_sum));
+    BF_CHECK(cudaFree(d->work));
+    BF_CHECK(cudaFree(d->cub_work));
+}
+
+/* The result on the device against the reference: int32 exactly, fp32 within
+ * the bound of a sum of the given depth. 0 if right. */
+static int check_sum(const struct data *d, int64_t depth, char *why, size_t len)
+{
+    if (d->type == TYPE_I32) {
+        int32_t got, want = reduction_ref_i32(&d->ref);
+        BF_CHECK(cudaMemcpy(&got, d->d_sum, 4, cudaMemcpyDeviceToHost));
+        if (got == want)
+            return 0;
+        snprintf(why, len, "sum %d, want %d (mod 2^32)", got, want);
+        return 1;
+    }
+    float got;
+    BF_CHECK(cudaMemcpy(&got, d->d_sum, 4, cudaMemcpyDeviceToHost));
+    double err = fabs((double)got - d->ref.sum), bound = reduction_ref_bound_f32(&d->ref, depth);
+    if (isfinite(got) && err <= bound) /* NaN fails here */
+        return 0;
+    snprintf(why, len,
+             "sum %.9g, want %.9g: error %.3g over the bound %.3g (depth %lld, sum |x| %.6g)",
+             (double)got, d->ref.sum, err, bound, (long long)depth, d->ref.abs_sum);
+    return 1;
+}
+
+static cudaError_t run_sum(const struct data *d, enum reduction_variant v, cudaStream_t stream)
+{
+    if (d->type == TYPE_F32)
+        return reduction_sum_f32(v, d->d_sum, d->d_in, d->n, d->work, d->work_bytes, stream);
+    return reduction_sum_i32(v, d->d_sum, d->d_in, d->n, d->work, d->work_bytes, stream);
+}
+
+/* The result and every partial sum poisoned: nothing may rely on them. */
+static cudaError_t poison(const struct data *d)
+{
+    cudaError_t err = bf_poison(d->d_sum, 4, 0);
+    if (err == cudaSuccess && d->work != NULL)
+        err = bf_poison(d->work, d->work_bytes, 0);
+    return err;
+}
+
+static int reduction_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
+                          size_t len)
+{
+    struct data d;
+    const int64_t n = s->dim[0];
+    data_init(&d, type, n, (int)(n % 4), seed);
+    BF_CHECK(poison(&d));
+    BF_CHECK(run_sum(&d, (enum reduction_variant)variant, 0));
+    BF_CHECK(cudaDeviceSynchronize());
+    int bad = check_sum(&d, reduction_depth((enum reduction_variant)variant, n), why, len);
+    data_free(&d);
+    return bad;
+}
+
+/* ---- benchmark ---- */
+
+struct job {
+    const struct data *d;
+    int variant; /* a reduction_variant, or -1 for CUB */
+    void *copy;  /* the copy's destination */
+};
+
+static cudaError_t run_variant(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    return run_sum(j->d, (enum reduction_variant)j->variant, stream);
+}
+
+static cudaError_t run_cub(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    size_t bytes = j->d->cub_bytes;
+    if (j->d->type == TYPE_F32)
+        return reduction_cub_sum_f32(j->d->d_sum, j->d->d_in, j->d->n, j->d->cub_work, &bytes,
+                                     stream);
+    return reduction_cub_sum_i32(j->d->d_sum, j->d->d_in, j->d->n, j->d->cub_work, &bytes, stream);
+}
+
+static cudaError_t run_copy(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    return cudaMemcpyAsync(j->copy, j->d->d_in, 4 * (size_t)j->d->n, cudaMemcpyDeviceToDevice,
+                           stream);
+}
+
+static cudaError_t poison_job(void *arg)
+{
+    const struct job *j = arg;
+    return poison(j->d);
+}
+
+/* CUB adds in its own order; its chains are far shorter than this depth on any
+ * grid it picks, and a wrong sum is still off by orders of magnitude more. */
+static int check_job(void *arg, char *why, size_t len)
+{
+    const struct job *j = arg;
+    int64_t depth = j->variant >= 0 ? reduction_depth((enum reduction_variant)j->variant, j->d->n)
+                                    : j->d->n / 4096 + 4096;
+    return check_sum(j->d, depth, why, len);
+}
+
+enum { ROW_COPY, ROW_CUB, ROW_VARIANT0, ROWS = ROW_VARIANT0 + REDUCTION_VARIANTS };
+
+static int reduction_bench(unsigned mask, int type, const struct bf_size *s,
+                           const struct bf_bench_ctx *ctx, struct bf_table *t)
+{
+    struct data d;
+    const int64_t n = s->dim[0];
+    data_init(&d, type, n, 0, ctx->seed);
+    void *copy;
+    BF_CHECK(cudaMalloc(&copy, 4 * (size_t)(n ? n : 1)));
+    if (type == TYPE_F32)
+        BF_CHECK(reduction_cub_sum_f32(d.d_sum, d.d_in, n, NULL, &d.cub_bytes, 0));
+    else
+        BF_CHECK(reduction_cub_sum_i32(d.d_sum, d.d_in, n, NULL, &d.cub_bytes, 0));
+    BF_CHECK(cudaMalloc(&d.cub_work, d.cub_bytes ? d.cub_bytes : 1));
+
+    struct job jobs[ROWS];
+    struct bf_contender c[ROWS];
+    const double bytes = 4.0 * (double)n; /* read once; the copy also writes them */
+    for (int r = 0; r < ROWS; ++r) {
+        jobs[r] = (struct job){&d, r - ROW_VARIANT0, copy};
+        c[r] = (struct bf_contender){.on = 1,
+                                     .variant = r - ROW_VARIANT0,
+                                     .bytes = bytes,
+                                     .run = run_variant,
+                                     .arg = &jobs[r],
+                                     .poison = poison_job,
+                                     .check = check_job};
+    }
+    c[ROW_COPY] = (struct bf_contender){.name = "copy (ceiling)",
+                                        .on = 1,
+                                        .variant = -1,
+                                        .bytes = 2 * bytes,
+                                        .run = run_copy,
+                                        .arg = &jobs[0]};
+    c[ROW_CUB].name = "cub::DeviceReduce::Sum";
+    c[ROW_CUB].variant = -1;
+    c[ROW_CUB].run = run_cub;
+    for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
+        c[ROW_VARIANT0 + v].name = variants[v].name;
+        c[ROW_VARIANT0 + v].on = (int)(mask >> v & 1u);
+    }
+    int failed =
+        bf_bench_run(c, ROWS, ROW_COPY, ROW_CUB, &reduction_family, type, s, bytes, ctx, t);
+
+    BF_CHECK(cudaFree(copy));
+    data_free(&d);
+    return failed;
+}
+
+const struct bf_family reduction_family = {
+    .name = "reduction",
+    .summary = "sum of fp32 or int32, any length",
+    .variants = variants,
+    .nvariants = REDUCTION_VARIANTS,
+    BF_ARRAY(types, types),
+    .ndims = 1,
+    .min_dim = 0,
+    .model_types_alike = 1,
+    .size_form = "N",
+    BF_ARRAY(test_sizes, test_sizes),
+    BF_ARRAY(quick_sizes, quick_sizes),
+    BF_ARRAY(bench_sizes, bench_sizes),
+    .device_bytes = device_bytes,
+    .model = reduction_model,
+    .test = reduction_test,
+    .bench = reduction_bench,
+};
