@@ -61,6 +61,7 @@ static void selected_types(const struct bf_options *o, int f, const char *sep, c
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? sep : "",
                      bf_families[f]->types[k]);
 }
+
 static int cmd_list(const struct bf_options *o)
 {
     static const char *const cols[] = {"family", "variant", "summary", "types", NULL};
@@ -231,11 +232,14 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         const struct bf_family *fam = bf_families[f];
         struct bf_size sizes[BF_MAX_SIZES];
         int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
-        for (int type = 0; type < fam->ntypes; ++type)
-            for (int s = 0; s < nsizes && (o->types[f] >> type & 1u); ++s) {
+        for (int type = 0; type < fam->ntypes; ++type) {
+            if (!(o->types[f] >> type & 1u))
+                continue;
+            for (int s = 0; s < nsizes; ++s) {
                 check_memory(fam, &sizes[s]);
                 failed |= fam->bench(o->variants[f], type, &sizes[s], &ctx, &t);
             }
+        }
     }
     utc_now(when, sizeof when);
     device_meta(&t, dev);
