@@ -38,8 +38,8 @@ static void test_tiled_sites(void)
         const struct bf_size *s = &shapes[i];
         struct bf_site c[BF_MAX_SITES], p[BF_MAX_SITES], z[BF_MAX_SITES];
         EXPECT_EQ(model(TRANSPOSE_CONFLICTING, s, c), 2, "conflicting: sites");
-        EXPECT_EQ(model(TRANSPOSE_PADDED_TILE, s, p), 2, "padded: sites");
-        EXPECT_EQ(model(TRANSPOSE_SWIZZLED_TILE, s, z), 2, "swizzled: sites");
+        EXPECT_EQ(model(TRANSPOSE_PADDED, s, p), 2, "padded: sites");
+        EXPECT_EQ(model(TRANSPOSE_SWIZZLED, s, z), 2, "swizzled: sites");
         int64_t rows = s->dim[0], cols = s->dim[1];
         uint64_t elements = (uint64_t)(rows * cols);
         for (int k = 0; k < 2; ++k) {
@@ -73,14 +73,14 @@ static void test_tiled_sites(void)
     }
 }
 
-/* The model replays one interior tile for all; replaying every tile one by
- * one must give the same counts. */
+/* The model replays one tile of each kind (interior, bottom and right edge,
+ * corner) and counts the rest; replaying every tile must give the same counts. */
 static void test_interior_shortcut(void)
 {
-    const struct bf_size s[] = {
-        {2, {100, 37}}, {2, {65, 97}}, {2, {128, 64}}, {2, {31, 200}}, {2, {200, 31}}};
-    enum transpose_layout layouts[] = {TRANSPOSE_ROW_MAJOR, TRANSPOSE_PADDED, TRANSPOSE_SWIZZLED};
-    int variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED_TILE, TRANSPOSE_SWIZZLED_TILE};
+    const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
+                                {2, {200, 31}}, {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}}};
+    const enum transpose_variant variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED,
+                                               TRANSPOSE_SWIZZLED};
     for (size_t i = 0; i < sizeof s / sizeof *s; ++i)
         for (int l = 0; l < 3; ++l) {
             struct bf_site fast[BF_MAX_SITES];
@@ -89,13 +89,13 @@ static void test_interior_shortcut(void)
             int64_t rows = s[i].dim[0], cols = s[i].dim[1];
             for (int64_t tr = 0; tr * TRANSPOSE_TILE_ROWS < rows; ++tr)
                 for (int64_t tc = 0; tc * TRANSPOSE_TILE_COLS < cols; ++tc)
-                    transpose_model_tile(layouts[l], rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
+                    transpose_model_tile(variants[l], rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
                                          &slow[1]);
             for (int k = 0; k < 2; ++k)
                 EXPECT(fast[k].requests == slow[k].requests &&
                            fast[k].wavefronts == slow[k].wavefronts &&
                            fast[k].ideal == slow[k].ideal && fast[k].worst == slow[k].worst,
-                       "shortcut differs from full replay: layout %d, %lldx%lld, site %d", l,
+                       "shortcut differs from full replay: variant %d, %lldx%lld, site %d", l,
                        (long long)rows, (long long)cols, k);
         }
 }
@@ -103,19 +103,20 @@ static void test_interior_shortcut(void)
 /* Every element lands in the tile once and is read back from where it landed. */
 static void test_layouts_are_permutations(void)
 {
-    enum transpose_layout layouts[] = {TRANSPOSE_ROW_MAJOR, TRANSPOSE_PADDED, TRANSPOSE_SWIZZLED};
+    const enum transpose_variant variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED,
+                                               TRANSPOSE_SWIZZLED};
     const int dense = TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS;
     for (int l = 0; l < 3; ++l) {
         static unsigned char used[TRANSPOSE_TILE_WORDS];
         memset(used, 0, sizeof used);
         for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
             for (int c = 0; c < TRANSPOSE_TILE_COLS; ++c) {
-                uint32_t o = transpose_tile_offset(layouts[l], r, c);
+                uint32_t o = transpose_tile_offset(variants[l], r, c);
                 EXPECT(
-                    o < (uint32_t)(layouts[l] == TRANSPOSE_PADDED ? TRANSPOSE_TILE_WORDS : dense),
-                    "layout %d: offset %u outside the tile", l, o);
+                    o < (uint32_t)(variants[l] == TRANSPOSE_PADDED ? TRANSPOSE_TILE_WORDS : dense),
+                    "variant %d: offset %u outside the tile", l, o);
                 if (o < TRANSPOSE_TILE_WORDS)
-                    EXPECT(!used[o]++, "layout %d: offset %u used twice", l, o);
+                    EXPECT(!used[o]++, "variant %d: offset %u used twice", l, o);
             }
     }
     /* The swizzle is CuTe's Swizzle<5,0,5> on the row-major offset. */

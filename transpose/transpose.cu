@@ -1,6 +1,6 @@
 /* fp32 transpose: the naive kernel, the shared tile that conflicts, and its two
- * fixes. The three tiled kernels share one body; they differ only in the
- * layout that transpose_tile_offset (transpose_layout.h) gives the tile. */
+ * fixes. The three tiled kernels share one body; they differ only in where
+ * transpose_tile_offset (transpose_layout.h) puts an element of the tile. */
 #include "transpose/transpose.h"
 #include "transpose/transpose_layout.h"
 
@@ -44,7 +44,7 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out,
  * need guarding), so the tile writes are the same in every tile and compile
  * to plain stores. The tile reads are guarded like the global writes they
  * feed: a read whose value is never stored may not happen at all. */
-static __device__ __forceinline__ void transpose_tiled(enum transpose_layout layout, float *tile,
+static __device__ __forceinline__ void transpose_tiled(enum transpose_variant variant, float *tile,
                                                        float *__restrict__ out,
                                                        const float *__restrict__ in, int64_t rows,
                                                        int64_t cols)
@@ -56,23 +56,23 @@ static __device__ __forceinline__ void transpose_tiled(enum transpose_layout lay
         float v[TRANSPOSE_STEPS] = {0};
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m = transpose_load_move(layout, &t, tx, ty, k);
+            struct transpose_move m = transpose_load_move(variant, &t, tx, ty, k);
             if (m.active)
                 v[k] = in[m.global];
         }
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k)
-            tile[transpose_load_move(layout, &t, tx, ty, k).smem] = v[k];
+            tile[transpose_load_move(variant, &t, tx, ty, k).smem] = v[k];
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m = transpose_store_move(layout, &t, tx, ty, k);
+            struct transpose_move m = transpose_store_move(variant, &t, tx, ty, k);
             if (m.active)
                 v[k] = tile[m.smem];
         }
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m = transpose_store_move(layout, &t, tx, ty, k);
+            struct transpose_move m = transpose_store_move(variant, &t, tx, ty, k);
             if (m.active)
                 out[m.global] = v[k];
         }
@@ -87,7 +87,7 @@ __global__ void TRANSPOSE_BOUNDS transpose_conflicting(float *__restrict__ out,
                                                        int64_t cols)
 {
     __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS];
-    transpose_tiled(TRANSPOSE_ROW_MAJOR, tile, out, in, rows, cols);
+    transpose_tiled(TRANSPOSE_CONFLICTING, tile, out, in, rows, cols);
 }
 
 /* tile[128][33]: one spare word a row shifts each row by one bank. */
@@ -128,10 +128,10 @@ extern "C" cudaError_t transpose_f32(enum transpose_variant variant, float *out,
     case TRANSPOSE_CONFLICTING:
         transpose_conflicting<<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
-    case TRANSPOSE_PADDED_TILE:
+    case TRANSPOSE_PADDED:
         transpose_padded<<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
-    case TRANSPOSE_SWIZZLED_TILE:
+    case TRANSPOSE_SWIZZLED:
         transpose_swizzled<<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     default:

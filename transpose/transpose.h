@@ -13,10 +13,10 @@ extern "C" {
 #endif
 
 enum transpose_variant {
-    TRANSPOSE_NAIVE,         /* no shared memory: reads coalesced, writes strided */
-    TRANSPOSE_CONFLICTING,   /* tile[128][32] read by column: 32-way bank conflict */
-    TRANSPOSE_PADDED_TILE,   /* tile[128][33]: conflict-free */
-    TRANSPOSE_SWIZZLED_TILE, /* tile[128][32], column ^ (row % 32): conflict-free, no padding */
+    TRANSPOSE_NAIVE,       /* no shared memory: reads coalesced, writes strided */
+    TRANSPOSE_CONFLICTING, /* tile[128][32] read by column: 32-way bank conflict */
+    TRANSPOSE_PADDED,      /* tile[128][33]: conflict-free */
+    TRANSPOSE_SWIZZLED,    /* tile[128][32], column ^ (row % 32): conflict-free, no padding */
     TRANSPOSE_VARIANTS
 };
 

@@ -21,6 +21,7 @@
 
 #include "common/hostdev.h"
 #include "common/swizzle.h"
+#include "transpose/transpose.h"
 
 /* A tile is 128 input rows (one output row segment) by 32 input columns (one
  * warp); threads are 32 x 16, so each moves 8 elements a phase, and an output
@@ -32,23 +33,17 @@
 #define TRANSPOSE_ROW_STORES (TRANSPOSE_TILE_ROWS / 32)
 #define TRANSPOSE_TILE_WORDS (TRANSPOSE_TILE_ROWS * (TRANSPOSE_TILE_COLS + 1))
 
-enum transpose_layout {
-    TRANSPOSE_ROW_MAJOR, /* tile[128][32]: a column lies in one bank */
-    TRANSPOSE_PADDED,    /* tile[128][33]: row stride 33 is odd, a column spans all banks */
-    TRANSPOSE_SWIZZLED   /* tile[128][32], column c of row r stored at c ^ (r % 32) */
-};
-
-/* Word offset of logical tile element (row, col). The only line that differs
- * between the conflicting kernel and its two fixes. */
-static BF_HD uint32_t transpose_tile_offset(enum transpose_layout layout, int row, int col)
+/* Word offset of logical tile element (row, col) in the variant's tile. The
+ * only line that differs between the conflicting kernel and its two fixes. */
+static BF_HD uint32_t transpose_tile_offset(enum transpose_variant variant, int row, int col)
 {
     uint32_t row_major = (uint32_t)(row * TRANSPOSE_TILE_COLS + col);
-    switch (layout) {
-    case TRANSPOSE_PADDED:
+    switch (variant) {
+    case TRANSPOSE_PADDED: /* tile[128][33]: row stride 33 is odd, a column spans all banks */
         return (uint32_t)(row * (TRANSPOSE_TILE_COLS + 1) + col);
-    case TRANSPOSE_SWIZZLED: /* row * 32 + (col ^ (row % 32)) */
+    case TRANSPOSE_SWIZZLED: /* tile[128][32], column c of row r at c ^ (r % 32) */
         return bf_swizzle(5, 0, 5, row_major);
-    case TRANSPOSE_ROW_MAJOR:
+    case TRANSPOSE_CONFLICTING: /* tile[128][32]: a column lies in one bank */
     default:
         return row_major;
     }
@@ -91,14 +86,14 @@ struct transpose_move {
 };
 
 /* Load phase: thread (tx, ty) reads tile row ty + 16k, column tx, along the input. */
-static BF_HD struct transpose_move transpose_load_move(enum transpose_layout layout,
+static BF_HD struct transpose_move transpose_load_move(enum transpose_variant variant,
                                                        const struct transpose_tile *t, int tx,
                                                        int ty, int k)
 {
     int r = ty + k * TRANSPOSE_BLOCK_ROWS, c = tx;
     struct transpose_move m;
     m.global = t->in_origin + ty * t->cols + k * t->in_step + c; /* + r * cols + c */
-    m.smem = transpose_tile_offset(layout, r, c);
+    m.smem = transpose_tile_offset(variant, r, c);
     m.active = r < t->rows_inside && c < t->cols_inside;
     return m;
 }
@@ -106,7 +101,7 @@ static BF_HD struct transpose_move transpose_load_move(enum transpose_layout lay
 /* Store phase: the output tile's row i is the tile's column i, so the tile is
  * read down a column. A thread's steps go along its output row first (k % 4
  * picks the quarter), so one warp writes the row's 128 floats. */
-static BF_HD struct transpose_move transpose_store_move(enum transpose_layout layout,
+static BF_HD struct transpose_move transpose_store_move(enum transpose_variant variant,
                                                         const struct transpose_tile *t, int tx,
                                                         int ty, int k)
 {
@@ -114,7 +109,7 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_layout la
     int j = (k % TRANSPOSE_ROW_STORES) * 32 + tx;                   /* output column in the tile */
     struct transpose_move m;
     m.global = t->out_origin + ty * t->rows + (k / TRANSPOSE_ROW_STORES) * t->out_step + j;
-    m.smem = transpose_tile_offset(layout, j, i);
+    m.smem = transpose_tile_offset(variant, j, i);
     m.active = i < t->cols_inside && j < t->rows_inside;
     return m;
 }

@@ -1,8 +1,6 @@
 #include "transpose/transpose_model.h"
 
-#include "transpose/transpose.h"
-
-void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t cols,
+void transpose_model_tile(enum transpose_variant variant, int64_t rows, int64_t cols,
                           int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
                           struct bf_site *write, struct bf_site *read)
 {
@@ -13,9 +11,9 @@ void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t co
             /* Every lane writes the tile; only lanes inside the matrix read it. */
             uint32_t waddr[BF_WARP], raddr[BF_WARP], wmask = ~0u, rmask = 0;
             for (int lane = 0; lane < BF_WARP; ++lane) {
-                struct transpose_move m = transpose_load_move(layout, &t, lane, warp, k);
+                struct transpose_move m = transpose_load_move(variant, &t, lane, warp, k);
                 waddr[lane] = m.smem * 4;
-                m = transpose_store_move(layout, &t, lane, warp, k);
+                m = transpose_store_move(variant, &t, lane, warp, k);
                 raddr[lane] = m.smem * 4;
                 rmask |= (uint32_t)m.active << lane;
             }
@@ -27,40 +25,35 @@ void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t co
 int transpose_model(int variant, const struct bf_size *size, const struct bf_bank_rules *rules,
                     struct bf_site sites[BF_MAX_SITES])
 {
-    enum transpose_layout layout;
-    switch (variant) {
-    case TRANSPOSE_CONFLICTING:
-        layout = TRANSPOSE_ROW_MAJOR;
-        break;
-    case TRANSPOSE_PADDED_TILE:
-        layout = TRANSPOSE_PADDED;
-        break;
-    case TRANSPOSE_SWIZZLED_TILE:
-        layout = TRANSPOSE_SWIZZLED;
-        break;
-    default:
-        return 0; /* the naive kernel has no shared memory */
-    }
-    int64_t rows = size->dim[0], cols = size->dim[1];
-    int64_t tiles_r = (rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
-    int64_t tiles_c = (cols + TRANSPOSE_TILE_COLS - 1) / TRANSPOSE_TILE_COLS;
-    int64_t full_r = rows / TRANSPOSE_TILE_ROWS, full_c = cols / TRANSPOSE_TILE_COLS;
-    struct bf_site empty[2] = {{"tile write (load phase)", bf_st(4), 0, 0, 0, 0},
-                               {"tile read (store phase)", bf_ld(4), 0, 0, 0, 0}};
-    sites[0] = empty[0];
-    sites[1] = empty[1];
+    if (variant == TRANSPOSE_NAIVE)
+        return 0; /* no shared memory */
+    const int64_t rows = size->dim[0], cols = size->dim[1];
+    const int64_t full_r = rows / TRANSPOSE_TILE_ROWS, full_c = cols / TRANSPOSE_TILE_COLS;
+    const int edge_r = rows % TRANSPOSE_TILE_ROWS != 0, edge_c = cols % TRANSPOSE_TILE_COLS != 0;
+    sites[0] = (struct bf_site){"tile write (load phase)", bf_st(4), 0, 0, 0, 0};
+    sites[1] = (struct bf_site){"tile read (store phase)", bf_ld(4), 0, 0, 0, 0};
 
-    /* Every tile inside the matrix issues the same requests (the offsets do not
-     * depend on where the tile is), so replay one and count it for all. */
-    if (full_r > 0 && full_c > 0) {
-        struct bf_site one[2] = {empty[0], empty[1]};
-        transpose_model_tile(layout, rows, cols, 0, 0, rules, &one[0], &one[1]);
-        bf_site_merge(&sites[0], &one[0], (uint64_t)(full_r * full_c));
-        bf_site_merge(&sites[1], &one[1], (uint64_t)(full_r * full_c));
+    /* A tile's requests depend only on how many of its rows and columns lie
+     * inside the matrix, so there are at most four kinds of tile: interior,
+     * bottom edge, right edge and the corner. Replay one of each and count it
+     * as many times as the grid has it. */
+    const struct {
+        int64_t tile_row, tile_col, count;
+    } kinds[4] = {
+        {0, 0, full_r * full_c},
+        {full_r, 0, edge_r * full_c},
+        {0, full_c, full_r * edge_c},
+        {full_r, full_c, edge_r * edge_c},
+    };
+    for (int k = 0; k < 4; ++k) {
+        if (kinds[k].count == 0)
+            continue;
+        struct bf_site one[2] = {{sites[0].name, sites[0].access, 0, 0, 0, 0},
+                                 {sites[1].name, sites[1].access, 0, 0, 0, 0}};
+        transpose_model_tile((enum transpose_variant)variant, rows, cols, kinds[k].tile_row,
+                             kinds[k].tile_col, rules, &one[0], &one[1]);
+        bf_site_merge(&sites[0], &one[0], (uint64_t)kinds[k].count);
+        bf_site_merge(&sites[1], &one[1], (uint64_t)kinds[k].count);
     }
-    /* Tiles on the right and bottom edges read less of the tile: replay each. */
-    for (int64_t tr = 0; tr < tiles_r; ++tr)
-        for (int64_t tc = tr < full_r ? full_c : 0; tc < tiles_c; ++tc)
-            transpose_model_tile(layout, rows, cols, tr, tc, rules, &sites[0], &sites[1]);
     return 2;
 }

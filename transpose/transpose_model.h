@@ -11,7 +11,7 @@
 /* Adds the requests of one tile's block to its two sites: `write` (the tile
  * filled in the load phase, by every lane) and `read` (the tile read in the
  * store phase, by the lanes whose element is inside the matrix). */
-void transpose_model_tile(enum transpose_layout layout, int64_t rows, int64_t cols,
+void transpose_model_tile(enum transpose_variant variant, int64_t rows, int64_t cols,
                           int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
                           struct bf_site *write, struct bf_site *read);
 
