@@ -123,3 +123,15 @@ void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
     if (count > 0 && o->worst > s->worst)
         s->worst = o->worst;
 }
+
+void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways)
+{
+    uint64_t wf[2] = {0, 0}, ideal[2] = {0, 0};
+    for (int i = 0; i < n; ++i) {
+        int store = sites[i].access.op == BF_STORE || sites[i].access.op == BF_RED;
+        wf[store] += sites[i].wavefronts;
+        ideal[store] += sites[i].ideal;
+    }
+    *load_ways = ideal[0] ? (double)wf[0] / (double)ideal[0] : 0;
+    *store_ways = ideal[1] ? (double)wf[1] / (double)ideal[1] : 0;
+}

@@ -104,6 +104,10 @@ int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,
 /* Adds count copies of other (same name and access) to site. */
 void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);
 
+/* A launch's verdict: wavefronts over ideal, summed over its load sites (ld,
+ * ldmatrix) and over its store sites (st, red); 0 where it has none. */
+void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,25 +9,26 @@ const char *const bf_bench_columns[] = {
     "max_ms",    "noise_pct", "reps",         "rate",         "unit",      "of_ceiling",
     "vs_vendor", "vs_naive",  "smem_ld_ways", "smem_st_ways", NULL};
 
+/* A number cell, or an empty one where there is no number. */
+static void num_or_none(struct bf_table *t, const char *fmt, double v, int have)
+{
+    if (have)
+        bf_table_num(t, fmt, v);
+    else
+        bf_table_none(t);
+}
+
 /* The model's verdict on one launch of a variant: wavefronts per ideal, for
- * loads and for stores ("-" when none). */
+ * loads and for stores (empty when it has none). */
 static void model_cells(struct bf_table *t, const struct bf_family *f, int variant, int type,
                         const struct bf_size *size)
 {
     struct bf_site sites[BF_MAX_SITES];
     int nsites = variant >= 0 ? f->model(variant, type, size, &bf_rules_sm90, sites) : 0;
-    uint64_t wf[2] = {0, 0}, ideal[2] = {0, 0};
-    for (int i = 0; i < nsites; ++i) {
-        int store = sites[i].access.op == BF_STORE || sites[i].access.op == BF_RED;
-        wf[store] += sites[i].wavefronts;
-        ideal[store] += sites[i].ideal;
-    }
-    for (int k = 0; k < 2; ++k) {
-        if (ideal[k])
-            bf_table_num(t, "%.2f", (double)wf[k] / (double)ideal[k]);
-        else
-            bf_table_text(t, "-");
-    }
+    double ld, st;
+    bf_sites_ways(sites, nsites, &ld, &st);
+    num_or_none(t, "%.2f", ld, ld > 0);
+    num_or_none(t, "%.2f", st, st > 0);
 }
 
 int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
@@ -84,18 +85,11 @@ int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
         bf_table_num(t, "%d", tm->reps);
         bf_table_num(t, "%.1f", rate / 1e6);
         bf_table_text(t, "GB/s");
-        if (ceiling_rate > 0)
-            bf_table_num(t, "%.3f", rate / ceiling_rate);
-        else
-            bf_table_text(t, "-");
-        if (vendor >= 0 && c[vendor].on)
-            bf_table_num(t, "%.3f", c[vendor].time.median_ms / tm->median_ms);
-        else
-            bf_table_text(t, "-");
-        if (naive >= 0 && c[i].variant >= 0)
-            bf_table_num(t, "%.2f", c[naive].time.median_ms / tm->median_ms);
-        else
-            bf_table_text(t, "-");
+        num_or_none(t, "%.3f", rate / ceiling_rate, ceiling_rate > 0);
+        num_or_none(t, "%.3f", vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0,
+                    vendor >= 0 && c[vendor].on);
+        num_or_none(t, "%.2f", naive >= 0 ? c[naive].time.median_ms / tm->median_ms : 0,
+                    naive >= 0 && c[i].variant >= 0);
         model_cells(t, family, c[i].variant, type, size);
     }
     return failed;

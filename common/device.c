@@ -19,17 +19,46 @@ const char *bf_built_archs(void)
     return BF_CUDA_ARCHS;
 }
 
-int bf_device_open(struct bf_device *d)
+/* Why there is no GPU to use, in words a user can act on. */
+static int no_gpu(cudaError_t err)
+{
+    int driver = 0;
+    cudaDriverGetVersion(&driver);
+    if (driver == 0) {
+        fputs("bankfree: no CUDA GPU: this machine has no NVIDIA driver (list and model work "
+              "without one)\n",
+              stderr);
+        return BF_EXIT_NO_DEVICE;
+    }
+    if (err == cudaErrorInsufficientDriver) {
+        int runtime = 0;
+        cudaRuntimeGetVersion(&runtime);
+        fprintf(stderr,
+                "bankfree: the NVIDIA driver supports CUDA %d.%d, older than this build's CUDA "
+                "runtime %d.%d: update the driver\n",
+                driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+        return BF_EXIT_FAIL;
+    }
+    fprintf(stderr, "bankfree: no CUDA GPU: the driver finds none (%s)\n",
+            err == cudaSuccess ? "0 devices" : cudaGetErrorString(err));
+    return BF_EXIT_NO_DEVICE;
+}
+
+int bf_device_open(struct bf_device *d, int id)
 {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
-        fprintf(stderr, "bankfree: no CUDA device (%s)\n",
-                err != cudaSuccess ? cudaGetErrorString(err) : "none found");
-        return BF_EXIT_NO_DEVICE;
+    if (err != cudaSuccess || count == 0)
+        return no_gpu(err);
+    if (id >= count) {
+        fprintf(stderr, "bankfree: --device %d: this machine has %d CUDA device%s (0 to %d)\n", id,
+                count, count == 1 ? "" : "s", count - 1);
+        return BF_EXIT_USAGE;
     }
     memset(d, 0, sizeof *d);
-    d->id = 0;
+    if (id < 0)
+        BF_CHECK(cudaGetDevice(&id));
+    d->id = id;
     struct cudaDeviceProp p;
     BF_CHECK(cudaSetDevice(d->id));
     BF_CHECK(cudaGetDeviceProperties(&p, d->id));
@@ -55,6 +84,16 @@ int bf_device_open(struct bf_device *d)
     }
     BF_CHECK(err);
     return 0;
+}
+
+double bf_device_free_bytes(double limit)
+{
+    size_t free_bytes, total;
+    BF_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    double avail = (double)free_bytes, in_use = (double)(total - free_bytes);
+    if (limit > 0 && limit - in_use < avail)
+        avail = limit > in_use ? limit - in_use : 0;
+    return avail;
 }
 
 /* NVML is opened at run time, so that the binary starts on machines whose

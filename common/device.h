@@ -23,10 +23,17 @@ struct bf_device {
     int max_sm_clock_mhz;
 };
 
-/* Opens device 0. Returns 0 when it is ready; BF_EXIT_NO_DEVICE after printing
- * "no CUDA device" when there is none; BF_EXIT_FAIL after one line saying so
- * when this build has no code for the GPU. */
-int bf_device_open(struct bf_device *dev);
+/* Opens CUDA device `id`, or the current device when id < 0. Returns 0 when
+ * it is ready; after one line on stderr, BF_EXIT_NO_DEVICE when the machine
+ * has no CUDA GPU (or no NVIDIA driver), BF_EXIT_USAGE when there is no device
+ * `id`, BF_EXIT_FAIL when the driver is too old for this build's runtime or
+ * the build has no code for the GPU. */
+int bf_device_open(struct bf_device *dev, int id);
+
+/* GPU memory free for a run now, in bytes: what the driver says is free, and
+ * when limit > 0, no more than a GPU of `limit` bytes would have left after
+ * what is in use now. */
+double bf_device_free_bytes(double limit);
 
 /* The SM clock right now in MHz, read through NVML if the driver has it, else -1. */
 int bf_sm_clock_now_mhz(const struct bf_device *dev);

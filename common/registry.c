@@ -1,54 +1,60 @@
 #include "common/registry.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-int bf_size_parse(const char *text, int ndims, int min_dim, struct bf_size *out, char *why,
-                  size_t len)
+const char *const bf_size_set_names[BF_SIZE_SETS] = {"test", "quick", "bench", "hw"};
+
+/* One dimension: all digits, at most 2^40. Returns 0, or -1 with why. */
+static int parse_dim(const char *text, const char *start, size_t n, int64_t *out, char *why,
+                     size_t len)
 {
-    const char *p = text;
-    memset(out, 0, sizeof *out);
-    for (int d = 0; d < ndims; ++d) {
-        if (d > 0) {
-            if (*p != 'x') {
-                snprintf(why, len, "size '%s' needs %d dimensions, like %s", text, ndims,
-                         ndims == 1   ? "1000000"
-                         : ndims == 2 ? "8192x8192"
-                                      : "4096x4096x4096");
-                return -1;
-            }
-            ++p;
-        }
-        if (*p < '0' || *p > '9') {
-            snprintf(why, len, "size '%s': each dimension must be a %s whole number", text,
-                     min_dim > 0 ? "positive" : "non-negative");
-            return -1;
-        }
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (errno == ERANGE || v > (1ll << 40)) {
-            snprintf(why, len, "size '%s': a dimension is larger than 2^40", text);
-            return -1;
-        }
-        if (v < min_dim) {
-            snprintf(why, len, "size '%s': each dimension must be at least %d", text, min_dim);
-            return -1;
-        }
-        out->dim[d] = v;
-        p = end;
-    }
-    if (*p != '\0') {
-        snprintf(why, len, "size '%s' needs %d dimension%s, like %s", text, ndims,
-                 ndims == 1 ? "" : "s",
-                 ndims == 1   ? "1000000"
-                 : ndims == 2 ? "8192x8192"
-                              : "4096x4096x4096");
+    if (n == 0) {
+        snprintf(why, len, "size '%s': a dimension is missing", text);
         return -1;
     }
-    out->ndims = ndims;
+    if (strspn(start, "0123456789") < n) {
+        snprintf(why, len, "size '%s': '%.*s' is not a whole number", text, (int)n, start);
+        return -1;
+    }
+    int64_t v = 0;
+    for (size_t i = 0; i < n && v <= (INT64_C(1) << 40); ++i)
+        v = 10 * v + (start[i] - '0');
+    if (v > (INT64_C(1) << 40)) {
+        snprintf(why, len, "size '%s': a dimension is larger than 2^40", text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int bf_size_parse(const char *text, const struct bf_family *f, struct bf_size *out, char *why,
+                  size_t len)
+{
+    memset(out, 0, sizeof *out);
+    int parts = 1;
+    for (const char *p = text; *p; ++p)
+        parts += *p == 'x';
+    if (parts != f->ndims) {
+        char example[64];
+        bf_size_format(&f->sizes[BF_SIZES_BENCH][0], example, sizeof example);
+        snprintf(why, len, "size '%s': %s takes %d dimension%s, %s (like %s)", text, f->name,
+                 f->ndims, f->ndims == 1 ? "" : "s", f->size_form, example);
+        return -1;
+    }
+    const char *start = text;
+    for (int d = 0; d < f->ndims; ++d) {
+        const char *end = strchr(start, 'x');
+        size_t n = end ? (size_t)(end - start) : strlen(start);
+        if (parse_dim(text, start, n, &out->dim[d], why, len) != 0)
+            return -1;
+        if (out->dim[d] < f->min_dim) {
+            snprintf(why, len, "size '%s': each dimension must be at least %d", text, f->min_dim);
+            return -1;
+        }
+        start += n + 1;
+    }
+    out->ndims = f->ndims;
     return 0;
 }
 
@@ -58,12 +64,4 @@ void bf_size_format(const struct bf_size *s, char *buf, size_t len)
     buf[0] = '\0';
     for (int d = 0; d < s->ndims && n >= 0 && (size_t)n < len; ++d)
         n += snprintf(buf + n, len - (size_t)n, d ? "x%lld" : "%lld", (long long)s->dim[d]);
-}
-
-int64_t bf_size_elements(const struct bf_size *s)
-{
-    int64_t n = 1;
-    for (int d = 0; d < s->ndims; ++d)
-        n *= s->dim[d];
-    return n;
 }

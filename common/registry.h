@@ -26,6 +26,15 @@ struct bf_size {
     int64_t dim[BF_MAX_DIMS];
 };
 
+/* The size lists a family gives: `test` every edge case, `quick` a few of them
+ * for the sanitizers (which run kernels 10-100x slower), `bench` the timed
+ * sizes, `hw` the sizes ncu profiles: sizes whose blocks all run in one wave,
+ * and one that takes many waves. */
+enum bf_size_set { BF_SIZES_TEST, BF_SIZES_QUICK, BF_SIZES_BENCH, BF_SIZES_HW, BF_SIZE_SETS };
+
+/* "test", "quick", "bench", "hw". */
+extern const char *const bf_size_set_names[BF_SIZE_SETS];
+
 struct bf_variant {
     const char *name;    /* as typed after the family: transpose/padded */
     const char *summary; /* one line: the layout and what it costs */
@@ -40,9 +49,16 @@ struct bf_bench_ctx {
 };
 
 /* An array field of struct bf_family and its count, from one static array:
- * BF_ARRAY(test_sizes, sizes) sets .test_sizes and .ntest_sizes. */
+ * BF_ARRAY(types, types) sets .types and .ntypes. */
 #define BF_ARRAY(field, array) .field = (array), .n##field = (int)(sizeof(array) / sizeof *(array))
 
+/* A size list of struct bf_family: BF_SIZES(BF_SIZES_TEST, test_sizes). */
+#define BF_SIZES(set, array)                                                                       \
+    .sizes[set] = (array), .nsizes[set] = (int)(sizeof(array) / sizeof *(array))
+
+/* Everything the runner knows of a family. Its kernels must be named
+ * <family>_<variant> (transpose_padded): the hw test profiles the kernels
+ * whose names start with "<family>_", and nothing else may. */
 struct bf_family {
     const char *name;
     const char *summary;
@@ -56,12 +72,15 @@ struct bf_family {
                             * model table shows them on one row */
     int ndims;             /* dimensions of a size */
     int min_dim;           /* smallest a dimension may be: 1, or 0 where empty input is valid */
-    const char *size_form; /* e.g. "ROWSxCOLS" */
-    const struct bf_size *test_sizes, *quick_sizes, *bench_sizes;
-    int ntest_sizes, nquick_sizes, nbench_sizes;
+    const char *size_form; /* how a size is written, for --help and errors: "ROWSxCOLS" */
+    const struct bf_size *sizes[BF_SIZE_SETS];
+    int nsizes[BF_SIZE_SETS];
 
-    /* GPU memory a run of this size needs, in bytes. */
-    double (*device_bytes)(const struct bf_size *size);
+    /* GPU memory, in bytes, that `test` needs for one case of this size, and
+     * that `bench` needs (its comparators' buffers too; the runner adds the
+     * L2 flush buffer). A case that does not fit is skipped. */
+    double (*test_bytes)(const struct bf_size *size);
+    double (*bench_bytes)(const struct bf_size *size);
 
     /* The shared-memory access sites of one launch, replayed through the model
      * under `rules`; returns the number of sites (0 for no shared memory). */
@@ -80,16 +99,14 @@ struct bf_family {
                  const struct bf_bench_ctx *ctx, struct bf_table *table);
 };
 
-/* Parses "8192x8192" into a size of ndims dimensions, each >= min_dim; on
- * error returns -1 and writes one line of why into `why`. */
-int bf_size_parse(const char *text, int ndims, int min_dim, struct bf_size *out, char *why,
+/* Parses "8192x8192" into a size of the family's dimensions, each a whole
+ * number from the family's min_dim to 2^40; on error returns -1 and writes
+ * one line of why into `why`. */
+int bf_size_parse(const char *text, const struct bf_family *family, struct bf_size *out, char *why,
                   size_t len);
 
 /* "8192x8192". */
 void bf_size_format(const struct bf_size *size, char *buf, size_t len);
-
-/* Elements of the size (product of its dimensions). */
-int64_t bf_size_elements(const struct bf_size *size);
 
 #ifdef __cplusplus
 }

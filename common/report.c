@@ -89,6 +89,12 @@ void bf_table_num(struct bf_table *t, const char *fmt, ...)
     va_end(ap);
 }
 
+void bf_table_none(struct bf_table *t)
+{
+    if (t->nrows > 0 && t->filled < t->ncols)
+        t->filled++; /* the cell stays NULL */
+}
+
 void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
 {
     if (t->nmeta == BF_TABLE_MAX_META)
@@ -104,33 +110,41 @@ void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
     t->nmeta++;
 }
 
-static const char *cell(const struct bf_table *t, int r, int c)
+/* A cell as text; an empty cell reads `none`. */
+static const char *cell(const struct bf_table *t, int r, int c, const char *none)
 {
     const char *s = t->cell[r * t->ncols + c];
-    return s ? s : "";
+    return s ? s : none;
 }
 
 static void print_aligned(FILE *f, const struct bf_table *t, int markdown)
 {
-    int width[BF_TABLE_MAX_COLS];
+    /* A column with a number in it is right-aligned, its empty cells too. */
+    int width[BF_TABLE_MAX_COLS], numbers[BF_TABLE_MAX_COLS];
     for (int c = 0; c < t->ncols; ++c) {
         width[c] = (int)strlen(t->col[c]);
+        numbers[c] = 0;
         for (int r = 0; r < t->nrows; ++r) {
-            int w = (int)strlen(cell(t, r, c));
+            int w = (int)strlen(cell(t, r, c, "-"));
             if (w > width[c])
                 width[c] = w;
+            numbers[c] |= t->numeric[r * t->ncols + c];
         }
     }
-    for (int i = 0; i < t->nmeta; ++i)
-        fprintf(f, markdown ? "- %s: %s\n" : "# %s: %s\n", t->meta_key[i], t->meta_val[i]);
+    if (markdown)
+        for (int i = 0; i < t->nmeta; ++i)
+            fprintf(f, "- %s: %s\n", t->meta_key[i], t->meta_val[i]);
+    else
+        bf_table_print_meta(f, t);
     if (t->nmeta)
         fputc('\n', f);
     const char *sep = markdown ? " | " : "  ";
     for (int r = -1; r < t->nrows; ++r) {
         fputs(markdown ? "| " : "", f);
         for (int c = 0; c < t->ncols; ++c) {
-            const char *s = r < 0 ? t->col[c] : cell(t, r, c);
-            int right = r >= 0 && t->numeric[r * t->ncols + c];
+            const char *s = r < 0 ? t->col[c] : cell(t, r, c, "-");
+            int right = r >= 0 && (t->numeric[r * t->ncols + c] ||
+                                   (numbers[c] && t->cell[r * t->ncols + c] == NULL));
             int last = c == t->ncols - 1;
             if (right)
                 fprintf(f, "%*s", width[c], s);
@@ -144,10 +158,9 @@ static void print_aligned(FILE *f, const struct bf_table *t, int markdown)
         if (r < 0 && markdown) {
             fputs("|", f);
             for (int c = 0; c < t->ncols; ++c) {
-                int right = t->nrows > 0 && t->numeric[c];
                 fputc(' ', f);
                 for (int k = 0; k < width[c]; ++k)
-                    fputc(right && k == width[c] - 1 ? ':' : '-', f);
+                    fputc(numbers[c] && k == width[c] - 1 ? ':' : '-', f);
                 fputs(" |", f);
             }
             fputc('\n', f);
@@ -172,13 +185,11 @@ static void print_csv_field(FILE *f, const char *s)
 
 static void print_csv(FILE *f, const struct bf_table *t)
 {
-    for (int i = 0; i < t->nmeta; ++i)
-        fprintf(f, "# %s: %s\n", t->meta_key[i], t->meta_val[i]);
     for (int r = -1; r < t->nrows; ++r) {
         for (int c = 0; c < t->ncols; ++c) {
             if (c)
                 fputc(',', f);
-            print_csv_field(f, r < 0 ? t->col[c] : cell(t, r, c));
+            print_csv_field(f, r < 0 ? t->col[c] : cell(t, r, c, ""));
         }
         fputc('\n', f);
     }
@@ -224,12 +235,14 @@ static void print_json(FILE *f, const struct bf_table *t)
     for (int r = 0; r < t->nrows; ++r) {
         fputs(r ? ",\n    {" : "\n    {", f);
         for (int c = 0; c < t->ncols; ++c) {
-            const char *s = cell(t, r, c);
+            const char *s = cell(t, r, c, NULL);
             if (c)
                 fputs(", ", f);
             print_json_string(f, t->col[c]);
             fputs(": ", f);
-            if (t->numeric[r * t->ncols + c])
+            if (s == NULL)
+                fputs("null", f);
+            else if (t->numeric[r * t->ncols + c])
                 fputs(is_json_number(s) ? s : "null", f);
             else
                 print_json_string(f, s);
@@ -237,6 +250,12 @@ static void print_json(FILE *f, const struct bf_table *t)
         fputc('}', f);
     }
     fputs(t->nrows ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+void bf_table_print_meta(FILE *f, const struct bf_table *t)
+{
+    for (int i = 0; i < t->nmeta; ++i)
+        fprintf(f, "# %s: %s\n", t->meta_key[i], t->meta_val[i]);
 }
 
 void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format)

@@ -1,6 +1,7 @@
 /* Result tables, printed as an aligned table, markdown, CSV or JSON, with the
  * facts a figure needs to mean something (device, CUDA version, SM clock,
- * date, command) carried along as metadata. */
+ * date, command) carried along as metadata. A cell is text, a number (right-
+ * aligned, unquoted in JSON) or empty. */
 #ifndef BANKFREE_REPORT_H
 #define BANKFREE_REPORT_H
 
@@ -35,10 +36,16 @@ void bf_table_text(struct bf_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))); /* next cell, text */
 void bf_table_num(struct bf_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))); /* next cell, a number */
+void bf_table_none(struct bf_table *t);    /* next cell, empty: "-", blank in CSV, null in JSON */
 void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The rows, and the metadata with them, but for CSV: a header row and the rows
+ * alone (print the metadata elsewhere with bf_table_print_meta). */
 void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format);
+
+/* The metadata as "# key: value" lines. */
+void bf_table_print_meta(FILE *f, const struct bf_table *t);
 
 /* "table", "md", "csv", "json": returns 0, or -1 if the name is none of those. */
 int bf_format_parse(const char *name, enum bf_format *out);

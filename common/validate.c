@@ -1,6 +1,5 @@
 #include "common/validate.h"
 
-#include <math.h>
 #include <string.h>
 
 cudaError_t bf_poison(void *d, size_t bytes, cudaStream_t stream)
@@ -21,26 +20,4 @@ size_t bf_compare_exact(const void *got, const void *want, size_t n, size_t elem
         }
     }
     return bad;
-}
-
-int bf_compare_f32(const float *got, const double *ref, size_t n, double tol,
-                   struct bf_float_check *out)
-{
-    double err2 = 0, ref2 = 0;
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < n; ++i) {
-        if (!isfinite(got[i]) && isfinite(ref[i])) {
-            out->nans++;
-            continue;
-        }
-        double d = fabs((double)got[i] - ref[i]);
-        if (d > out->max_abs) {
-            out->max_abs = d;
-            out->worst = i;
-        }
-        err2 += d * d;
-        ref2 += ref[i] * ref[i];
-    }
-    out->rel_l2 = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
-    return out->nans == 0 && out->rel_l2 <= tol;
 }

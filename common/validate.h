@@ -19,18 +19,6 @@ cudaError_t bf_poison(void *d, size_t bytes, cudaStream_t stream);
 size_t bf_compare_exact(const void *got, const void *want, size_t n, size_t elem_bytes,
                         size_t *first);
 
-/* Float results against a float64 reference. */
-struct bf_float_check {
-    double max_abs; /* largest |got - ref| */
-    double rel_l2;  /* ||got - ref|| / ||ref|| */
-    size_t worst;   /* index of max_abs */
-    size_t nans;    /* got is NaN or infinite where ref is finite */
-};
-
-/* Returns 1 if rel_l2 <= tol and no NaN, else 0; fills *out either way. */
-int bf_compare_f32(const float *got, const double *ref, size_t n, double tol,
-                   struct bf_float_check *out);
-
 #ifdef __cplusplus
 }
 #endif

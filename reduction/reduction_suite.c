@@ -51,11 +51,22 @@ static const struct bf_size quick_sizes[] = {
 /* 1 GiB of 4-byte elements, and an odd size just under 400 MB. */
 static const struct bf_size bench_sizes[] = {{1, {268435456}}, {1, {99999989}}};
 
-/* Input (with room to start it off a 16-byte boundary), a copy of it for the
- * ceiling, and workspace. */
-static double device_bytes(const struct bf_size *s)
+/* For ncu: whole blocks over two passes and a prime, every tree block in one
+ * wave (128 and 98 blocks of 1024 threads; an H100 holds 2 x 132), and 2^24,
+ * 16384 tree blocks (2048 tuned blocks), many waves. */
+static const struct bf_size hw_sizes[] = {{1, {131072}}, {1, {100003}}, {1, {16777216}}};
+
+/* The input (with room to start it off a 16-byte boundary), the result and
+ * the workspace of the partial sums. */
+static double test_bytes(const struct bf_size *s)
 {
-    return 8.0 * (double)(s->dim[0] + 4) + (double)s->dim[0] / 1024.0 * 8.0 + (64 << 20);
+    return 4.0 * (double)(s->dim[0] + 4) + 4.0 * (double)s->dim[0] / 1024.0 + 4096;
+}
+
+/* The copy's destination too, and CUB's temporary storage. */
+static double bench_bytes(const struct bf_size *s)
+{
+    return test_bytes(s) + 4.0 * (double)s->dim[0] + (16 << 20);
 }
 
 /* The input on the device, the result and workspaces, and the CPU's sums. */
@@ -273,10 +284,12 @@ const struct bf_family reduction_family = {
     .min_dim = 0,
     .model_types_alike = 1,
     .size_form = "N",
-    BF_ARRAY(test_sizes, test_sizes),
-    BF_ARRAY(quick_sizes, quick_sizes),
-    BF_ARRAY(bench_sizes, bench_sizes),
-    .device_bytes = device_bytes,
+    BF_SIZES(BF_SIZES_TEST, test_sizes),
+    BF_SIZES(BF_SIZES_QUICK, quick_sizes),
+    BF_SIZES(BF_SIZES_BENCH, bench_sizes),
+    BF_SIZES(BF_SIZES_HW, hw_sizes),
+    .test_bytes = test_bytes,
+    .bench_bytes = bench_bytes,
     .model = reduction_model,
     .test = reduction_test,
     .bench = reduction_bench,

@@ -1,5 +1,6 @@
 /* bankfree: the one runner. list, model, test and bench over every family
- * registered in families.c; see bf_usage (cli.c) for the command line. */
+ * registered in families.c; bf_print_help (cli.c) describes the command line. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,16 @@ static void device_meta(struct bf_table *t, const struct bf_device *d)
                   d->driver_version / 1000, d->driver_version % 1000 / 10, bf_built_archs());
 }
 
+/* Prints a table and frees it. CSV is plain: a header row and the rows; the
+ * run's facts go to stderr. */
+static void print_table(struct bf_table *t, enum bf_format format)
+{
+    bf_table_print(stdout, t, format);
+    if (format == BF_FORMAT_CSV)
+        bf_table_print_meta(stderr, t);
+    bf_table_free(t);
+}
+
 /* ---- list ---- */
 
 /* The family's selected types, joined by sep: "f32 i32". */
@@ -81,15 +92,14 @@ static int cmd_list(const struct bf_options *o)
             bf_table_text(&t, "%s", types);
         }
     }
-    bf_table_print(stdout, &t, o->format);
-    bf_table_free(&t);
+    print_table(&t, o->format);
     return 0;
 }
 
 /* ---- model ---- */
 
-/* The model's count for one site: the cells after family, type, size, variant. */
-static void model_cells(struct bf_table *t, const struct bf_site *x)
+/* The cells after family, type, size, variant: one site, or one launch. */
+static void site_cells(struct bf_table *t, const struct bf_site *x)
 {
     bf_table_text(t, "%s", x->name);
     bf_table_text(t, "%s", bf_op_name(x->access.op));
@@ -97,24 +107,64 @@ static void model_cells(struct bf_table *t, const struct bf_site *x)
     bf_table_num(t, "%" PRIu64, x->requests);
     bf_table_num(t, "%" PRIu64, x->wavefronts);
     bf_table_num(t, "%" PRIu64, x->ideal);
-    bf_table_num(t, "%.2f", x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
+    if (x->ideal)
+        bf_table_num(t, "%.2f", (double)x->wavefronts / (double)x->ideal);
+    else
+        bf_table_none(t);
     bf_table_num(t, "%d", x->worst);
+}
+
+static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
+{
+    double ld, st;
+    bf_sites_ways(sites, n, &ld, &st);
+    int worst = -1;
+    double worst_ways = 0;
+    for (int i = 0; i < n; ++i) {
+        double w = sites[i].ideal ? (double)sites[i].wavefronts / (double)sites[i].ideal : 0;
+        if (w > worst_ways)
+            worst = i, worst_ways = w;
+    }
+    if (ld > 0)
+        bf_table_num(t, "%.2f", ld);
+    else
+        bf_table_none(t);
+    if (st > 0)
+        bf_table_num(t, "%.2f", st);
+    else
+        bf_table_none(t);
+    if (worst < 0) {
+        bf_table_none(t);
+        bf_table_text(t, "(no shared memory)");
+        return;
+    }
+    bf_table_num(t, "%.2f", worst_ways);
+    if (worst_ways > 1.0)
+        bf_table_text(t, "%s", sites[worst].name);
+    else
+        bf_table_text(t, "(conflict-free)");
 }
 
 static int cmd_model(const struct bf_options *o, const char *cmdline)
 {
-    static const char *const cols[] = {"family", "type",  "size",     "variant",    "site",
-                                       "op",     "bytes", "requests", "wavefronts", "ideal",
-                                       "ways",   "worst", NULL};
+    static const char *const site_cols[] = {"family", "type",  "size",     "variant",    "site",
+                                            "op",     "bytes", "requests", "wavefronts", "ideal",
+                                            "ways",   "worst", NULL};
+    static const char *const launch_cols[] = {"family",     "type",       "size",
+                                              "variant",    "ld_ways",    "st_ways",
+                                              "worst_ways", "worst_site", NULL};
     struct bf_table t;
     char why[256], size[64];
-    bf_table_init(&t, cols);
+    bf_table_init(&t, o->sites ? site_cols : launch_cols);
     bf_table_meta(&t, "model",
                   "%s rules: %d banks of %d B; 1-8 B accesses served %d lanes at a "
                   "time, 16 B loads %d, 16 B stores %d, ldmatrix 8",
                   o->rules->name, o->rules->banks, o->rules->bank_bytes, o->rules->part_lanes,
                   o->rules->ld16_lanes, o->rules->st16_lanes);
-    bf_table_meta(&t, "ways", "wavefronts / ideal; worst: most wavefronts one request took");
+    bf_table_meta(&t, "ways",
+                  o->sites ? "wavefronts / ideal; worst: most wavefronts one request took"
+                           : "wavefronts / ideal over a launch's loads, its stores, and its "
+                             "worst site (bankfree model FAMILY, or --sites, for every site)");
     bf_table_meta(&t, "command", "%s", cmdline);
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
@@ -133,17 +183,18 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                         snprintf(types, sizeof types, "%s", fam->types[type]);
                     struct bf_site sites[BF_MAX_SITES];
                     int n = fam->model(v, type, &sizes[s], o->rules, sites);
-                    for (int i = 0; i < (n ? n : 1); ++i) {
+                    for (int i = 0; i < (o->sites && n ? n : 1); ++i) {
                         bf_table_row(&t);
                         bf_table_text(&t, "%s", fam->name);
                         bf_table_text(&t, "%s", types);
                         bf_table_text(&t, "%s", size);
                         bf_table_text(&t, "%s", fam->variants[v].name);
-                        if (n == 0) {
+                        if (!o->sites)
+                            launch_cells(&t, sites, n);
+                        else if (n == 0)
                             bf_table_text(&t, "(no shared memory)");
-                            break;
-                        }
-                        model_cells(&t, &sites[i]);
+                        else
+                            site_cells(&t, &sites[i]);
                     }
                     if (fam->model_types_alike)
                         break; /* one row serves every selected type */
@@ -151,40 +202,29 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
             }
         }
     }
-    bf_table_print(stdout, &t, o->format);
-    bf_table_free(&t);
+    print_table(&t, o->format);
     return 0;
 }
 
 /* ---- test and bench: need a GPU ---- */
 
-/* Refuses (exit 2) a size the GPU cannot hold, now that we know the GPU. */
-static void check_memory(const struct bf_family *f, const struct bf_size *s)
+/* Whether a case needing `need` bytes fits the GPU; if not, writes why. */
+static int fits(double need, const struct bf_options *o, char *why, size_t len)
 {
-    size_t free_bytes, total;
-    BF_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    double need = f->device_bytes(s);
-    if (need > 0.95 * (double)free_bytes) {
-        char size[64];
-        bf_size_format(s, size, sizeof size);
-        fprintf(stderr,
-                "bankfree: size '%s' needs %.1f GB of GPU memory; the GPU has %.1f GB free\n", size,
-                need / 1e9, (double)free_bytes / 1e9);
-        exit(BF_EXIT_USAGE);
-    }
+    double avail = bf_device_free_bytes(o->mem_limit);
+    if (need <= 0.95 * avail)
+        return 1;
+    snprintf(why, len, "needs %.1f GB of GPU memory, %.1f GB free%s", need / 1e9, avail / 1e9,
+             o->mem_limit > 0 ? " under --mem-limit" : "");
+    return 0;
 }
 
 static int cmd_test(const struct bf_options *o)
 {
-    int passed = 0, failed = 0;
+    enum { PASS, FAIL, SKIP };
+    static const char *const word[] = {"PASS", "FAIL", "SKIP"};
+    int count[3] = {0, 0, 0};
     char why[512], size[64];
-    for (int f = 0; f < bf_nfamilies; ++f) {
-        struct bf_size sizes[BF_MAX_SIZES];
-        int nsizes =
-            o->variants[f] ? bf_family_sizes(o, bf_families[f], sizes, why, sizeof why) : 0;
-        for (int s = 0; s < nsizes; ++s)
-            check_memory(bf_families[f], &sizes[s]);
-    }
     printf("# bankfree test: seed %#" PRIx64 " (rerun with --seed to repeat)\n", o->seed);
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
@@ -198,28 +238,32 @@ static int cmd_test(const struct bf_options *o)
                     /* Every case its own fresh inputs. */
                     uint64_t seed =
                         bf_case_seed(o->seed, (uint64_t)(((f * 32 + v) * 8 + type) * 64 + s));
-                    bf_size_format(&sizes[s], size, sizeof size);
                     why[0] = '\0';
-                    int bad = fam->test(v, type, &sizes[s], seed, why, sizeof why);
-                    printf("%s  %s/%s  %s  %s", bad ? "FAIL" : "PASS", fam->name,
-                           fam->variants[v].name, fam->types[type], size);
-                    if (bad)
+                    int outcome = !fits(fam->test_bytes(&sizes[s]), o, why, sizeof why)  ? SKIP
+                                  : fam->test(v, type, &sizes[s], seed, why, sizeof why) ? FAIL
+                                                                                         : PASS;
+                    bf_size_format(&sizes[s], size, sizeof size);
+                    printf("%s  %s/%s  %s  %s", word[outcome], fam->name, fam->variants[v].name,
+                           fam->types[type], size);
+                    if (outcome == FAIL)
                         printf("  (case seed %#" PRIx64 "): %s", seed, why);
+                    else if (outcome == SKIP)
+                        printf("  (%s)", why);
                     putchar('\n');
                     fflush(stdout);
-                    bad ? ++failed : ++passed;
+                    count[outcome]++;
                 }
             }
         }
     }
-    printf("# %d passed, %d failed\n", passed, failed);
-    return failed ? BF_EXIT_FAIL : 0;
+    printf("# %d passed, %d failed, %d skipped\n", count[PASS], count[FAIL], count[SKIP]);
+    return count[FAIL] ? BF_EXIT_FAIL : count[PASS] == 0 && count[SKIP] ? BF_EXIT_NO_DEVICE : 0;
 }
 
 static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, const char *cmdline)
 {
     struct bf_table t;
-    char why[256], when[64];
+    char why[256], when[64], size[64];
     bf_table_init(&t, bf_bench_columns);
     struct bf_bench_ctx ctx = {dev, bf_timing_defaults(), o->flush_l2, o->seed};
     if (o->reps > 0) {
@@ -227,7 +271,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         if (ctx.timing.max_reps < o->reps)
             ctx.timing.max_reps = o->reps;
     }
-    int failed = 0;
+    int failed = 0, ran = 0, skipped = 0;
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
         struct bf_size sizes[BF_MAX_SIZES];
@@ -236,8 +280,17 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
             if (!(o->types[f] >> type & 1u))
                 continue;
             for (int s = 0; s < nsizes; ++s) {
-                check_memory(fam, &sizes[s]);
+                /* The comparators' buffers, and L2's flush buffer. */
+                double need = fam->bench_bytes(&sizes[s]) + 2.0 * (double)dev->l2_bytes;
+                if (!fits(need, o, why, sizeof why)) {
+                    bf_size_format(&sizes[s], size, sizeof size);
+                    fprintf(stderr, "bankfree: skipped %s %s %s: %s\n", fam->name, fam->types[type],
+                            size, why);
+                    ++skipped;
+                    continue;
+                }
                 failed |= fam->bench(o->variants[f], type, &sizes[s], &ctx, &t);
+                ++ran;
             }
         }
     }
@@ -262,9 +315,59 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
     bf_table_meta(&t, "command", "%s", cmdline);
-    bf_table_print(stdout, &t, o->format);
+    print_table(&t, o->format);
+    return failed ? BF_EXIT_FAIL : ran == 0 && skipped ? BF_EXIT_NO_DEVICE : 0;
+}
+
+static int cmd_device(const struct bf_options *o, const struct bf_device *dev)
+{
+    struct bf_table t;
+    static const char *const none[] = {NULL};
+    bf_table_init(&t, none);
+    device_meta(&t, dev);
+    bf_table_meta(&t, "sm_clock", "max %d MHz", dev->max_sm_clock_mhz);
+    bf_table_meta(&t, "memory", "%.1f GB free for a run%s",
+                  bf_device_free_bytes(o->mem_limit) / 1e9,
+                  o->mem_limit > 0 ? " under --mem-limit" : "");
+    if (o->format == BF_FORMAT_CSV)
+        bf_table_print_meta(stdout, &t); /* the facts are all there is */
+    else
+        bf_table_print(stdout, &t, o->format);
     bf_table_free(&t);
-    return failed ? BF_EXIT_FAIL : 0;
+    return 0;
+}
+
+static int run(const struct bf_options *o, const char *cmdline)
+{
+    switch (o->command) {
+    case BF_CMD_HELP:
+        bf_print_help(stdout, o->help_for);
+        return 0;
+    case BF_CMD_LIST:
+        return cmd_list(o);
+    case BF_CMD_MODEL:
+        return cmd_model(o, cmdline);
+    default:
+        break;
+    }
+    struct bf_device dev;
+    int status = bf_device_open(&dev, o->device);
+    if (status == BF_EXIT_NO_DEVICE && o->command == BF_CMD_MAIN) {
+        fputs("bankfree: showing the bank model instead (bankfree --help for more)\n", stderr);
+        struct bf_options model = *o;
+        model.command = BF_CMD_MODEL;
+        return cmd_model(&model, cmdline);
+    }
+    if (status != 0)
+        return status;
+    switch (o->command) {
+    case BF_CMD_DEVICE:
+        return cmd_device(o, &dev);
+    case BF_CMD_TEST:
+        return cmd_test(o);
+    default:
+        return cmd_bench(o, &dev, cmdline);
+    }
 }
 
 int main(int argc, char **argv)
@@ -276,36 +379,11 @@ int main(int argc, char **argv)
     command_line(argc, argv, cmdline, sizeof cmdline);
     if (!o.has_seed)
         o.seed = bf_mix64((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32));
-
-    switch (o.command) {
-    case BF_CMD_HELP:
-        fputs(bf_usage, stdout);
-        return 0;
-    case BF_CMD_LIST:
-        return cmd_list(&o);
-    case BF_CMD_MODEL:
-        return cmd_model(&o, cmdline);
-    default:
-        break;
+    int status = run(&o, cmdline);
+    /* Output that did not reach its file is a failure, not a result. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "bankfree: writing the output failed: %s\n", strerror(errno));
+        return BF_EXIT_FAIL;
     }
-
-    struct bf_device dev;
-    int status = bf_device_open(&dev);
-    if (status == BF_EXIT_NO_DEVICE && o.command == BF_CMD_MAIN) {
-        fputs("bankfree: showing the bank model instead (bankfree --help for more)\n", stderr);
-        return cmd_model(&o, cmdline);
-    }
-    if (status != 0)
-        return status;
-    if (o.command == BF_CMD_DEVICE) {
-        struct bf_table t;
-        static const char *const none[] = {NULL};
-        bf_table_init(&t, none);
-        device_meta(&t, &dev);
-        bf_table_meta(&t, "sm_clock", "max %d MHz", dev.max_sm_clock_mhz);
-        bf_table_print(stdout, &t, o.format);
-        bf_table_free(&t);
-        return 0;
-    }
-    return o.command == BF_CMD_TEST ? cmd_test(&o) : cmd_bench(&o, &dev, cmdline);
+    return status;
 }

@@ -1,66 +1,231 @@
 #include "tests/cli.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char bf_usage[] =
-    "usage: bankfree [COMMAND] [FILTER...] [OPTIONS]\n"
-    "\n"
-    "Shared-memory bank conflicts, shown and removed: each family's naive and\n"
-    "conflict-free kernels side by side, proved by a bank model, hardware\n"
-    "counters and timings.\n"
-    "\n"
-    "commands:\n"
-    "  (none)   bench on a GPU; the bank-model table without one\n"
-    "  list     the families and their variants\n"
-    "  model    wavefronts of every shared-memory access site, from the bank\n"
-    "           model replaying the kernels' own index functions (no GPU needed)\n"
-    "  test     run variants on fresh random inputs, output poisoned first, and\n"
-    "           check every element against the CPU reference\n"
-    "  bench    time variants beside the copy ceiling and the vendor library\n"
-    "  device   the GPU bankfree sees (exit 77 if none)\n"
-    "\n"
-    "FILTER: FAMILY or FAMILY/VARIANT, e.g. transpose, transpose/padded (default: all)\n"
-    "\n"
-    "options:\n"
-    "  --size S      problem size: ROWSxCOLS for transpose (8192x8192), N for\n"
-    "                reduction (0 allowed); repeat for more (default: the\n"
-    "                family's own list)\n"
-    "  --type T      only element type T, e.g. f32 or i32; repeat for more\n"
-    "                (default: every type of each family; bankfree list shows them)\n"
-    "  --quick       the family's short size list (for the sanitizers)\n"
-    "  --reps N      at least N timed repetitions (default 20, then more until\n"
-    "                the noise is under 1%, at most 1000 or 2 s)\n"
-    "  --flush-l2    flush L2 before every repetition (automatic when the data\n"
-    "                fits in 4x L2)\n"
-    "  --seed N      base seed of the random inputs (default: from the clock)\n"
-    "  --rules R     model rules: sm90 (default, measured on H100), cc1x (16\n"
-    "                banks per half-warp), kepler8 (8-byte banks of 3.x)\n"
-    "  --format F    table (default), md, csv or json\n"
-    "  -h, --help    this text\n"
-    "\n"
-    "exit codes: 0 ok, 1 a check failed, 2 bad command line, 77 no CUDA device\n";
+#define C(command) (1u << (command))
+#define SIZED      (C(BF_CMD_MAIN) | C(BF_CMD_MODEL) | C(BF_CMD_TEST) | C(BF_CMD_BENCH))
+#define ON_GPU     (C(BF_CMD_MAIN) | C(BF_CMD_TEST) | C(BF_CMD_BENCH))
 
-static int fail(char *why, size_t len, const char *fmt, const char *arg)
+static const struct command_spec {
+    const char *name;
+    const char *synopsis;
+    const char *what;
+    int filtered; /* takes FAMILY/VARIANT filters */
+} commands[BF_COMMANDS] = {
+    [BF_CMD_MAIN] = {"", "bankfree [OPTIONS]",
+                     "The benchmark of every family on a GPU; without one, the bank model's\n"
+                     "summary. Takes the options of bench.\n",
+                     0},
+    [BF_CMD_HELP] = {"help", "bankfree help [COMMAND]", "The overview, or a command's help.\n", 0},
+    [BF_CMD_LIST] = {"list", "bankfree list [FILTER...] [OPTIONS]",
+                     "The families and their variants, with their element types.\n", 1},
+    [BF_CMD_MODEL] = {"model", "bankfree model [FILTER...] [OPTIONS]",
+                      "Shared-memory wavefronts of one launch, from the bank model replaying the\n"
+                      "kernels' own index functions (no GPU needed). Without a filter: one row a\n"
+                      "variant (load and store wavefronts / ideal, the worst site); with a filter\n"
+                      "or --sites: every access site.\n",
+                      1},
+    [BF_CMD_TEST] = {"test", "bankfree test [FILTER...] [OPTIONS]",
+                     "Runs each variant on fresh random inputs, output poisoned first, and checks\n"
+                     "every element against the CPU reference. A case the GPU has no memory for\n"
+                     "is skipped with one line. Exit 0 when every case run passed, 1 when one\n"
+                     "failed, 77 when every case was skipped.\n",
+                     1},
+    [BF_CMD_BENCH] = {"bench", "bankfree bench [FILTER...] [OPTIONS]",
+                      "Checks, then times each variant beside the copy ceiling and the vendor\n"
+                      "library, in one run.\n",
+                      1},
+    [BF_CMD_DEVICE] = {"device", "bankfree device [OPTIONS]",
+                       "The GPU bankfree would use, and the CUDA versions (exit 77 if none).\n", 0},
+};
+
+enum option_id {
+    OPT_SIZE,
+    OPT_SIZES,
+    OPT_TYPE,
+    OPT_SITES,
+    OPT_RULES,
+    OPT_REPS,
+    OPT_FLUSH_L2,
+    OPT_SEED,
+    OPT_DEVICE,
+    OPT_MEM_LIMIT,
+    OPT_FORMAT,
+    OPT_HELP,
+    OPTIONS
+};
+
+static const struct option_spec {
+    const char *name;
+    const char *arg; /* NULL: a flag */
+    unsigned commands;
+    int repeatable;
+    const char *help; /* --size's is made from the families */
+} options[OPTIONS] = {
+    [OPT_SIZE] = {"--size", "S", SIZED, 1, NULL},
+    [OPT_SIZES] = {"--sizes", "SET", SIZED, 0,
+                   "a size list of each family: test (every edge case; test's\n"
+                   "default), quick (a few, for the sanitizers), bench (bench's and\n"
+                   "model's default) or hw (what ncu profiles: one wave, many waves)"},
+    [OPT_TYPE] = {"--type", "T", SIZED | C(BF_CMD_LIST), 1,
+                  "only element type T, e.g. f32 or i32; repeat for more (default:\n"
+                  "every type of each family; bankfree list shows them)"},
+    [OPT_SITES] = {"--sites", NULL, C(BF_CMD_MODEL), 0,
+                   "every shared-memory access site, not one row a variant (the\n"
+                   "default when a filter is given)"},
+    [OPT_RULES] = {"--rules", "R", C(BF_CMD_MODEL), 0,
+                   "bank rules: sm90 (default, measured on H100), cc1x (16 banks\n"
+                   "served per half-warp), kepler8 (the 8-byte banks of 3.x)"},
+    [OPT_REPS] = {"--reps", "N", C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
+                  "at least N timed repetitions, 1 to 100000 (default 20, then more\n"
+                  "until the noise is under 1%, at most 1000 or 2 s)"},
+    [OPT_FLUSH_L2] = {"--flush-l2", NULL, C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
+                      "flush L2 before every repetition (automatic when the data fits\n"
+                      "in 4x L2)"},
+    [OPT_SEED] = {"--seed", "N", ON_GPU, 0,
+                  "base seed of the random inputs, 0 to 2^64 - 1 (default: from the\n"
+                  "clock; test prints it)"},
+    [OPT_DEVICE] = {"--device", "N", ON_GPU | C(BF_CMD_DEVICE), 0,
+                    "CUDA device N (default: the current device, so\n"
+                    "CUDA_VISIBLE_DEVICES applies)"},
+    [OPT_MEM_LIMIT] = {"--mem-limit", "B", ON_GPU, 0,
+                       "act as if the GPU had B bytes (suffix K, M, G or T: powers of\n"
+                       "1024); cases needing more are skipped. Default: the environment\n"
+                       "variable BANKFREE_MEM_LIMIT, else the GPU's own"},
+    [OPT_FORMAT] = {"--format", "F",
+                    C(BF_CMD_MAIN) | C(BF_CMD_LIST) | C(BF_CMD_MODEL) | C(BF_CMD_BENCH) |
+                        C(BF_CMD_DEVICE),
+                    0,
+                    "table (default), md, csv (a header row, then rows; the run's facts\n"
+                    "go to stderr) or json"},
+    [OPT_HELP] = {"--help", NULL, ~0u, 1, "this help"},
+};
+
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
 {
-    snprintf(why, len, fmt, arg);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
-/* A whole decimal (or 0x hex) number in [lo, hi]. */
+/* Where a command's options are listed. */
+static const char *help_hint(enum bf_command c)
+{
+    return c == BF_CMD_MAIN     ? "bankfree --help"
+           : c == BF_CMD_LIST   ? "bankfree help list"
+           : c == BF_CMD_MODEL  ? "bankfree help model"
+           : c == BF_CMD_TEST   ? "bankfree help test"
+           : c == BF_CMD_BENCH  ? "bankfree help bench"
+           : c == BF_CMD_DEVICE ? "bankfree help device"
+                                : "bankfree --help";
+}
+
+static void print_option(FILE *f, enum option_id id)
+{
+    const struct option_spec *s = &options[id];
+    char head[32];
+    snprintf(head, sizeof head, "%s%s%s", id == OPT_HELP ? "-h, " : "", s->name, s->arg ? " " : "");
+    if (s->arg)
+        strncat(head, s->arg, sizeof head - strlen(head) - 1);
+    if (id != OPT_SIZE) {
+        fprintf(f, "  %-16s", head);
+        for (const char *line = s->help; *line;) {
+            const char *end = strchr(line, '\n');
+            int n = end ? (int)(end - line) : (int)strlen(line);
+            fprintf(f, "%s%.*s\n", line == s->help ? "" : "                  ", n, line);
+            line += n + (end != NULL);
+        }
+        return;
+    }
+    fprintf(f, "  %-16sproblem size:", head);
+    for (int i = 0; i < bf_nfamilies; ++i)
+        fprintf(f, "%s %s for %s",
+                i == 0                  ? ""
+                : i + 1 == bf_nfamilies ? " or"
+                                        : ",",
+                bf_families[i]->size_form, bf_families[i]->name);
+    fputs("; repeat\n                  for more (default: the family's list, see --sizes)\n", f);
+}
+
+void bf_print_help(FILE *f, enum bf_command command)
+{
+    if (command == BF_CMD_MAIN || command == BF_CMD_HELP) {
+        fputs("usage: bankfree [COMMAND] [FILTER...] [OPTIONS]\n"
+              "\n"
+              "Shared-memory bank conflicts, shown and removed: each family's naive and\n"
+              "conflict-free kernels side by side, proved by a bank model, hardware\n"
+              "counters and timings.\n"
+              "\n"
+              "commands:\n"
+              "  (none)   bench on a GPU; the bank model's summary without one\n"
+              "  list     the families and their variants\n"
+              "  model    shared-memory wavefronts from the bank model (no GPU needed)\n"
+              "  test     every variant checked against the CPU reference\n"
+              "  bench    timings beside the copy ceiling and the vendor library\n"
+              "  device   the GPU bankfree sees\n"
+              "  help     this, or `bankfree help COMMAND` (or COMMAND --help) for one\n"
+              "\n"
+              "FILTER: FAMILY or FAMILY/VARIANT, e.g. transpose, transpose/padded (default:\n"
+              "every family). Families:",
+              f);
+        for (int i = 0; i < bf_nfamilies; ++i)
+            fprintf(f, " %s", bf_families[i]->name);
+        fputs(".\n\nexit codes: 0 ok, 1 a check failed, 2 bad command line, 77 no CUDA GPU\n"
+              "(or every case skipped)\n",
+              f);
+        return;
+    }
+    const struct command_spec *c = &commands[command];
+    fprintf(f, "usage: %s\n\n%s", c->synopsis, c->what);
+    if (c->filtered)
+        fputs("\nFILTER: FAMILY or FAMILY/VARIANT, e.g. transpose, transpose/padded (default:\n"
+              "every family; bankfree list shows them)\n",
+              f);
+    fputs("\noptions:\n", f);
+    for (int id = 0; id < OPTIONS; ++id)
+        if (options[id].commands & C(command))
+            print_option(f, (enum option_id)id);
+}
+
+/* A whole decimal (or 0x hex) number in [lo, hi]: 0, -1 (not one), or -2 (too large). */
 static int parse_number(const char *s, unsigned long long lo, unsigned long long hi,
                         unsigned long long *out)
 {
-    if (s == NULL || *s < '0' || *s > '9')
+    if (*s < '0' || *s > '9')
         return -1;
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 0);
-    if (errno == ERANGE || *end != '\0' || v < lo || v > hi)
+    if (*end != '\0')
+        return -1;
+    if (errno == ERANGE || v > hi)
+        return -2;
+    if (v < lo)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* A byte count: a whole number, with an optional K, M, G or T (powers of 1024). */
+static int parse_bytes(const char *s, double *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    const char *units = "KMGT", *u = *end ? strchr(units, *end) : NULL;
+    if (errno == ERANGE || v == 0 || (*end && (u == NULL || end[1] != '\0')))
+        return -1;
+    *out = (double)v;
+    for (const char *k = units; u != NULL && k <= u; ++k)
+        *out *= 1024.0;
     return 0;
 }
 
@@ -86,6 +251,14 @@ static int select_filter(struct bf_options *o, const char *arg, char *why, size_
     return fail(why, len, "unknown family '%s' (bankfree list shows them)", arg);
 }
 
+static int command_of(const char *name)
+{
+    for (int c = 1; c < BF_COMMANDS; ++c)
+        if (strcmp(name, commands[c].name) == 0)
+            return c;
+    return -1;
+}
+
 /* Dimensions a size is written with: "8192x8192" has 2. */
 static int size_dims(const char *text)
 {
@@ -95,95 +268,168 @@ static int size_dims(const char *text)
     return n;
 }
 
-/* The value of an option that takes one, or NULL (and why) if it is missing. */
-static const char *value_of(int argc, char **argv, int *i, char *why, size_t len)
+/* Applies one option and its value (NULL for a flag). */
+static int apply_option(struct bf_options *o, enum option_id id, const char *v,
+                        const char **type_text, int *ntypes, char *why, size_t len)
 {
-    if (*i + 1 >= argc) {
-        fail(why, len, "option %s needs a value", argv[*i]);
-        return NULL;
+    unsigned long long n;
+    int rc;
+    switch (id) {
+    case OPT_SIZE:
+        if (o->nsizes == BF_MAX_SIZES)
+            return fail(why, len, "too many sizes (at most %d)", BF_MAX_SIZES);
+        o->size_text[o->nsizes++] = v;
+        return 0;
+    case OPT_SIZES:
+        for (int s = 0; s < BF_SIZE_SETS; ++s)
+            if (strcmp(v, bf_size_set_names[s]) == 0) {
+                o->size_set = s;
+                return 0;
+            }
+        return fail(why, len, "--sizes '%s': use test, quick, bench or hw", v);
+    case OPT_TYPE:
+        for (int k = 0; k < *ntypes; ++k)
+            if (strcmp(type_text[k], v) == 0)
+                return 0; /* named twice: once */
+        if (*ntypes == BF_MAX_TYPES)
+            return fail(why, len, "too many types (at most %d)", BF_MAX_TYPES);
+        type_text[(*ntypes)++] = v;
+        return 0;
+    case OPT_SITES:
+        o->sites = 1;
+        return 0;
+    case OPT_RULES:
+        if (strcmp(v, "sm90") == 0)
+            o->rules = &bf_rules_sm90;
+        else if (strcmp(v, "cc1x") == 0)
+            o->rules = &bf_rules_cc1x;
+        else if (strcmp(v, "kepler8") == 0)
+            o->rules = &bf_rules_kepler8;
+        else
+            return fail(why, len, "--rules '%s': use sm90, cc1x or kepler8", v);
+        return 0;
+    case OPT_REPS:
+        if (parse_number(v, 1, 100000, &n) != 0)
+            return fail(why, len, "--reps '%s': give a whole number from 1 to 100000", v);
+        o->reps = (int)n;
+        return 0;
+    case OPT_FLUSH_L2:
+        o->flush_l2 = 1;
+        return 0;
+    case OPT_SEED:
+        rc = parse_number(v, 0, ~0ull, &n);
+        if (rc == -2)
+            return fail(why, len, "--seed '%s': larger than 2^64 - 1", v);
+        if (rc != 0)
+            return fail(why, len, "--seed '%s': give a whole number from 0 to 2^64 - 1", v);
+        o->seed = n;
+        o->has_seed = 1;
+        return 0;
+    case OPT_DEVICE:
+        if (parse_number(v, 0, 1023, &n) != 0)
+            return fail(why, len, "--device '%s': give a device number, 0 or more", v);
+        o->device = (int)n;
+        return 0;
+    case OPT_MEM_LIMIT:
+        if (parse_bytes(v, &o->mem_limit) != 0)
+            return fail(why, len, "--mem-limit '%s': give bytes, like 17179869184 or 16G", v);
+        return 0;
+    case OPT_FORMAT:
+        if (bf_format_parse(v, &o->format) != 0)
+            return fail(why, len, "--format '%s': use table, md, csv or json", v);
+        return 0;
+    case OPT_HELP:
+    case OPTIONS:
+        break;
     }
-    return argv[++*i];
+    return 0;
 }
 
 int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, size_t len)
 {
-    static const char *const commands[] = {"", "help", "list", "model", "test", "bench", "device"};
-    const int ncommands = sizeof commands / sizeof *commands;
     memset(o, 0, sizeof *o);
     o->rules = &bf_rules_sm90;
+    o->size_set = -1;
+    o->device = -1;
     int first = 1;
     if (argc > 1 && argv[1][0] != '-') {
-        int c = 1;
-        while (c < ncommands && strcmp(argv[1], commands[c]) != 0)
-            ++c;
-        if (c == ncommands)
+        int c = command_of(argv[1]);
+        if (c < 0)
             return fail(why, len, "unknown command '%s' (bankfree --help lists them)", argv[1]);
         o->command = (enum bf_command)c;
         first = 2;
     }
-    int filtered = 0;
+    const char *cmd = o->command == BF_CMD_MAIN ? "bankfree" : commands[o->command].name;
+    if (o->command == BF_CMD_HELP) {
+        if (argc > 3)
+            return fail(why, len, "help takes one command at most");
+        if (argc == 3) {
+            int c = command_of(argv[2]);
+            if (c < 0)
+                return fail(why, len, "help: unknown command '%s'", argv[2]);
+            o->help_for = (enum bf_command)c;
+        }
+        return 0;
+    }
+
+    int filtered = 0, seen[OPTIONS] = {0}, ntypes = 0;
     const char *type_text[BF_MAX_TYPES];
-    int ntypes = 0;
     for (int i = first; i < argc; ++i) {
-        const char *a = argv[i], *v;
-        unsigned long long n;
+        const char *a = argv[i];
         if (a[0] != '-') {
             if (o->command == BF_CMD_MAIN)
                 return fail(why, len, "a filter ('%s') needs a command before it", a);
+            if (!commands[o->command].filtered)
+                return fail(why, len, "'%s' takes no filter ('%s')", cmd, a);
             if (select_filter(o, a, why, len) != 0)
                 return -1;
             filtered = 1;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            o->command = BF_CMD_HELP;
-        } else if (strcmp(a, "--quick") == 0) {
-            o->quick = 1;
-        } else if (strcmp(a, "--flush-l2") == 0) {
-            o->flush_l2 = 1;
-        } else if (strcmp(a, "--size") == 0) {
-            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
-                return -1;
-            if (o->nsizes == BF_MAX_SIZES)
-                return fail(why, len, "too many sizes (at most %s)", "32");
-            o->size_text[o->nsizes++] = v;
-        } else if (strcmp(a, "--type") == 0) {
-            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
-                return -1;
-            if (ntypes == BF_MAX_TYPES)
-                return fail(why, len, "too many types (at most %s)", "8");
-            type_text[ntypes++] = v;
-        } else if (strcmp(a, "--reps") == 0) {
-            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
-                return -1;
-            if (parse_number(v, 1, 100000, &n) != 0)
-                return fail(why, len, "--reps '%s': give a whole number from 1 to 100000", v);
-            o->reps = (int)n;
-        } else if (strcmp(a, "--seed") == 0) {
-            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
-                return -1;
-            if (parse_number(v, 0, ~0ull, &n) != 0)
-                return fail(why, len, "--seed '%s': give a whole number", v);
-            o->seed = n;
-            o->has_seed = 1;
-        } else if (strcmp(a, "--format") == 0) {
-            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
-                return -1;
-            if (bf_format_parse(v, &o->format) != 0)
-                return fail(why, len, "--format '%s': use table, md, csv or json", v);
-        } else if (strcmp(a, "--rules") == 0) {
-            if ((v = value_of(argc, argv, &i, why, len)) == NULL)
-                return -1;
-            if (strcmp(v, "sm90") == 0)
-                o->rules = &bf_rules_sm90;
-            else if (strcmp(v, "cc1x") == 0)
-                o->rules = &bf_rules_cc1x;
-            else if (strcmp(v, "kepler8") == 0)
-                o->rules = &bf_rules_kepler8;
-            else
-                return fail(why, len, "--rules '%s': use sm90, cc1x or kepler8", v);
-        } else {
-            return fail(why, len, "unknown option '%s' (bankfree --help lists them)", a);
+            continue;
         }
+        /* --name VALUE or --name=VALUE */
+        const char *eq = strchr(a, '=');
+        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+        int id = strcmp(a, "-h") == 0 ? OPT_HELP : -1;
+        for (int k = 0; k < OPTIONS && id < 0; ++k)
+            if (strlen(options[k].name) == nlen && strncmp(a, options[k].name, nlen) == 0)
+                id = k;
+        if (id < 0)
+            return fail(why, len, "unknown option '%.*s' (%s lists them)", (int)nlen, a,
+                        help_hint(o->command));
+        const struct option_spec *s = &options[id];
+        if (id == OPT_HELP) {
+            o->help_for = o->command;
+            o->command = BF_CMD_HELP;
+            return 0;
+        }
+        if (!(s->commands & C(o->command)))
+            return fail(why, len, "option %s means nothing to '%s' (%s lists its options)", s->name,
+                        cmd, help_hint(o->command));
+        if (seen[id]++ && !s->repeatable)
+            return fail(why, len, "option %s is given more than once", s->name);
+        const char *v = NULL;
+        if (s->arg == NULL && eq != NULL)
+            return fail(why, len, "option %s takes no value", s->name);
+        if (s->arg != NULL) {
+            if (eq != NULL)
+                v = eq + 1;
+            else if (i + 1 < argc)
+                v = argv[++i];
+            else
+                return fail(why, len, "option %s needs a value", s->name);
+        }
+        if (apply_option(o, (enum option_id)id, v, type_text, &ntypes, why, len) != 0)
+            return -1;
     }
+    if (seen[OPT_SIZE] && seen[OPT_SIZES])
+        return fail(why, len, "give --size or --sizes, not both");
+    const char *limit = getenv("BANKFREE_MEM_LIMIT");
+    if (!seen[OPT_MEM_LIMIT] && limit != NULL && *limit &&
+        (options[OPT_MEM_LIMIT].commands & C(o->command)) && parse_bytes(limit, &o->mem_limit) != 0)
+        return fail(why, len, "BANKFREE_MEM_LIMIT='%s': give bytes, like 17179869184 or 16G",
+                    limit);
+    o->sites |= filtered;
+
     if (!filtered)
         for (int f = 0; f < bf_nfamilies; ++f)
             o->variants[f] = (1u << bf_families[f]->nvariants) - 1u;
@@ -202,8 +448,7 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
                 }
         if (!found)
             return fail(why, len,
-                        "--type '%s': no selected family has it (bankfree list shows "
-                        "the types)",
+                        "--type '%s': no selected family has it (bankfree list shows the types)",
                         type_text[k]);
     }
     for (int f = 0; f < bf_nfamilies; ++f)
@@ -224,7 +469,7 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         }
         if (!matched && selected == 1) {
             struct bf_size unused;
-            bf_size_parse(o->size_text[s], only->ndims, only->min_dim, &unused, why, len);
+            bf_size_parse(o->size_text[s], only, &unused, why, len);
             return -1;
         }
         if (!matched)
@@ -245,26 +490,23 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
     for (int s = 0; s < o->nsizes; ++s) {
         if (size_dims(o->size_text[s]) != f->ndims)
             continue; /* a size for another family */
-        if (bf_size_parse(o->size_text[s], f->ndims, f->min_dim, &out[n], why, len) != 0)
+        if (bf_size_parse(o->size_text[s], f, &out[n], why, len) != 0)
             return -1;
-        double bytes = f->device_bytes(&out[n]);
-        if (bytes > BF_MAX_DEVICE_BYTES) {
-            snprintf(why, len, "size '%s' needs %.1f TB of GPU memory, more than any GPU has",
-                     o->size_text[s], bytes / 1e12);
-            return -1;
-        }
-        ++n;
+        double bytes = f->test_bytes(&out[n]);
+        if (bytes > BF_MAX_DEVICE_BYTES)
+            return fail(why, len, "size '%s' needs %.1f TB of GPU memory, more than any GPU has",
+                        o->size_text[s], bytes / 1e12);
+        int repeat = 0;
+        for (int k = 0; k < n; ++k)
+            repeat |= memcmp(&out[k], &out[n], sizeof out[n]) == 0;
+        n += !repeat; /* a size given twice runs once */
     }
     if (o->nsizes > 0)
         return n;
-    const struct bf_size *list = o->quick ? f->quick_sizes : f->test_sizes;
-    int count = o->quick ? f->nquick_sizes : f->ntest_sizes;
-    if (o->command == BF_CMD_BENCH || o->command == BF_CMD_MAIN ||
-        (o->command == BF_CMD_MODEL && !o->quick)) {
-        list = f->bench_sizes;
-        count = f->nbench_sizes;
-    }
-    for (int i = 0; i < count && i < BF_MAX_SIZES; ++i)
-        out[i] = list[i];
-    return count < BF_MAX_SIZES ? count : BF_MAX_SIZES;
+    int set = o->size_set;
+    if (set < 0)
+        set = o->command == BF_CMD_TEST ? BF_SIZES_TEST : BF_SIZES_BENCH;
+    int count = f->nsizes[set] < BF_MAX_SIZES ? f->nsizes[set] : BF_MAX_SIZES;
+    memcpy(out, f->sizes[set], (size_t)count * sizeof *out);
+    return count;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/bank_model.h"
 #include "common/registry.h"
@@ -14,42 +15,50 @@
 #define BF_MAX_SIZES 32
 
 enum bf_command {
-    BF_CMD_MAIN,
+    BF_CMD_MAIN, /* no command: bench on a GPU, the model without one */
     BF_CMD_HELP,
     BF_CMD_LIST,
     BF_CMD_MODEL,
     BF_CMD_TEST,
     BF_CMD_BENCH,
-    BF_CMD_DEVICE
+    BF_CMD_DEVICE,
+    BF_COMMANDS
 };
 
 struct bf_options {
     enum bf_command command;
+    enum bf_command help_for;           /* with BF_CMD_HELP: whose help (MAIN: the overview) */
     unsigned variants[BF_MAX_FAMILIES]; /* per family, a bit per selected variant */
     unsigned types[BF_MAX_FAMILIES];    /* per family, a bit per selected type */
     const char *size_text[BF_MAX_SIZES];
     int nsizes;
-    int quick;    /* the short size list */
+    int size_set; /* an enum bf_size_set, or -1: the command's own */
+    int sites;    /* model: every access site, not one row a variant */
     int flush_l2; /* flush L2 before every timed repetition */
     int reps;     /* at least this many timed repetitions (0: default) */
     int has_seed;
     uint64_t seed;
+    int device;       /* CUDA device number, or -1: the current device */
+    double mem_limit; /* bytes of GPU memory to assume at most (0: no limit) */
     enum bf_format format;
     const struct bf_bank_rules *rules;
 };
 
-/* Parses argv. Returns 0, or -1 with one line of why. */
+/* Parses argv, and the environment variable BANKFREE_MEM_LIMIT. Returns 0, or
+ * -1 with one line of why. */
 int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, size_t len);
 
 /* The sizes to run family f at: those given with --size that have f's number
- * of dimensions, else its quick or default list. Returns how many, or -1 with
- * why (a size that does not parse, or one too large for any GPU). */
+ * of dimensions (each once), else the size list the options name. Returns
+ * how many, or -1 with why (a size that does not parse, or one too large for
+ * any GPU). */
 int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
                     struct bf_size out[BF_MAX_SIZES], char *why, size_t len);
 
 /* The largest run any GPU could hold: 1 TiB. */
 #define BF_MAX_DEVICE_BYTES 1099511627776.0
 
-extern const char bf_usage[];
+/* The help of a command, or the overview for BF_CMD_MAIN. */
+void bf_print_help(FILE *f, enum bf_command command);
 
 #endif

@@ -1,13 +1,14 @@
 /* The runner's command line, run as a user would run it.
  *
- *   test_cli BANKFREE                    bad input: one line on stderr, exit 2,
- *                                        on any machine (checked before a GPU)
- *   test_cli BANKFREE --gpu              what needs the GPU to judge (77 without)
- *   test_cli BANKFREE --variants F V...  `bankfree list F` names exactly V... */
+ *   test_cli BANKFREE        what any machine can judge: bad input gets one
+ *                            line on stderr and exit 2 (checked before a GPU
+ *                            is sought), help, output formats, the model
+ *   test_cli BANKFREE --gpu  what needs the GPU to judge (77 without one) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/unit.h"
@@ -16,6 +17,7 @@
 
 struct result {
     int status;
+    double seconds;
     char out[MAX_OUT], err[MAX_OUT];
 };
 
@@ -27,15 +29,24 @@ static void slurp(FILE *f, char *buf)
     fclose(f);
 }
 
-/* Runs argv (NULL-terminated) with stdout and stderr captured. */
-static void run(char *const argv[], struct result *r)
+static double now(void)
 {
-    FILE *out = tmpfile(), *err = tmpfile();
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs argv (NULL-terminated) with stderr captured and stdout captured, or
+ * sent to the file stdout_path. */
+static void run_to(char *const argv[], const char *stdout_path, struct result *r)
+{
+    FILE *out = stdout_path ? fopen(stdout_path, "w") : tmpfile(), *err = tmpfile();
     if (out == NULL || err == NULL) {
         perror("tmpfile");
         exit(1);
     }
     fflush(NULL);
+    double start = now();
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fileno(out), 1);
@@ -45,9 +56,20 @@ static void run(char *const argv[], struct result *r)
     }
     int wstatus = 0;
     waitpid(pid, &wstatus, 0);
+    r->seconds = now() - start;
     r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128;
-    slurp(out, r->out);
+    if (stdout_path) {
+        fclose(out);
+        r->out[0] = '\0';
+    } else {
+        slurp(out, r->out);
+    }
     slurp(err, r->err);
+}
+
+static void run(char *const argv[], struct result *r)
+{
+    run_to(argv, NULL, r);
 }
 
 static int count_lines(const char *s)
@@ -62,15 +84,24 @@ static const char *bankfree;
 
 #define ARGS(...) ((char *const[]){(char *)bankfree, __VA_ARGS__, NULL})
 
-/* Bad input: exit 2, nothing on stdout, one line on stderr that names it. */
-static void expect_usage_error(char *const argv[], const char *mention)
+/* The command as typed, for messages. */
+static const char *typed(char *const argv[])
+{
+    static char cmd[512];
+    cmd[0] = '\0';
+    for (int i = 1; argv[i]; ++i)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
+    return cmd;
+}
+
+/* Exit `status`, nothing on stdout, one line on stderr that names it. */
+static void expect_one_line(char *const argv[], int status, const char *mention)
 {
     static struct result r;
     run(argv, &r);
-    char cmd[256] = "";
-    for (int i = 1; argv[i]; ++i)
-        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
-    EXPECT(r.status == 2, "bankfree%s: exit %d, want 2 (stderr: %s)", cmd, r.status, r.err);
+    const char *cmd = typed(argv);
+    EXPECT(r.status == status, "bankfree%s: exit %d, want %d (stderr: %s)", cmd, r.status, status,
+           r.err);
     EXPECT(count_lines(r.err) == 1, "bankfree%s: %d lines on stderr, want 1:\n%s", cmd,
            count_lines(r.err), r.err);
     EXPECT(strncmp(r.err, "bankfree: ", 10) == 0, "bankfree%s: stderr '%s'", cmd, r.err);
@@ -79,7 +110,22 @@ static void expect_usage_error(char *const argv[], const char *mention)
     EXPECT(r.out[0] == '\0', "bankfree%s: wrote to stdout: %s", cmd, r.out);
 }
 
-static void cpu_cases(void)
+/* Bad input: exit 2, one line. */
+static void expect_usage_error(char *const argv[], const char *mention)
+{
+    expect_one_line(argv, 2, mention);
+}
+
+/* Exit 0, and stdout holds `want`. */
+static void expect_output(char *const argv[], const char *want)
+{
+    static struct result r;
+    run(argv, &r);
+    EXPECT(r.status == 0 && strstr(r.out, want) != NULL, "bankfree%s: exit %d, want '%s' in:\n%s%s",
+           typed(argv), r.status, want, r.out, r.err);
+}
+
+static void bad_input(void)
 {
     expect_usage_error(ARGS("frobnicate"), "unknown command 'frobnicate'");
     expect_usage_error(ARGS("transpose"), "unknown command 'transpose'");
@@ -87,41 +133,104 @@ static void cpu_cases(void)
     expect_usage_error(ARGS("test", "nosuch"), "unknown family 'nosuch'");
     expect_usage_error(ARGS("test", "transpose/nosuch"), "unknown variant 'transpose/nosuch'");
     expect_usage_error(ARGS("test", "--bogus"), "unknown option '--bogus'");
+    expect_usage_error(ARGS("test", "--bogus=3"), "unknown option '--bogus'");
+
+    /* Sizes: each dimension a whole number, in range, as many as the family takes. */
     expect_usage_error(ARGS("model", "transpose", "--size", "0x5"), "at least 1");
     expect_usage_error(ARGS("test", "transpose", "--size", "5x0"), "at least 1");
-    expect_usage_error(ARGS("test", "transpose", "--size", "-3x4"), "positive whole number");
-    expect_usage_error(ARGS("test", "transpose", "--size", "abcx4"), "positive whole number");
-    expect_usage_error(ARGS("test", "transpose", "--size", "4x"), "positive whole number");
-    expect_usage_error(ARGS("test", "transpose", "--size", "4.5x4"), "needs 2 dimensions");
-    expect_usage_error(ARGS("test", "transpose", "--size", "12"), "needs 2 dimensions");
-    expect_usage_error(ARGS("test", "transpose", "--size", "4x4x4"), "needs 2 dimensions");
+    expect_usage_error(ARGS("test", "transpose", "--size", "-3x4"), "'-3' is not a whole number");
+    expect_usage_error(ARGS("test", "transpose", "--size", "abcx4"), "not a whole number");
+    expect_usage_error(ARGS("test", "transpose", "--size", "4x"), "a dimension is missing");
+    expect_usage_error(ARGS("test", "transpose", "--size", "4.5x4"), "'4.5' is not a whole number");
+    expect_usage_error(ARGS("test", "transpose", "--size", "12"), "takes 2 dimensions, ROWSxCOLS");
+    expect_usage_error(ARGS("test", "transpose", "--size", "4x4x4"), "takes 2 dimensions");
     expect_usage_error(ARGS("bench", "transpose", "--size", "99999999999999999999x2"),
                        "larger than 2^40");
     expect_usage_error(ARGS("test", "transpose", "--size", "4000000x4000000"),
                        "more than any GPU has");
+    expect_usage_error(ARGS("test", "reduction", "--size", "1.5"), "'1.5' is not a whole number");
+    expect_usage_error(ARGS("test", "--size", "1e6"), "'1e6' is not a whole number");
+    expect_usage_error(ARGS("model", "--size", "256M"), "'256M' is not a whole number");
+    expect_usage_error(ARGS("test", "reduction", "--size", "-1"), "'-1' is not a whole number");
+    expect_usage_error(ARGS("test", "reduction", "--size", "3x3"), "takes 1 dimension, N");
     expect_usage_error(ARGS("bench", "--size"), "needs a value");
+    expect_usage_error(ARGS("bench", "--size", "64x64", "--sizes", "hw"), "not both");
+    expect_usage_error(ARGS("bench", "--sizes", "huge"), "--sizes 'huge'");
+
+    /* Numbers: what is wrong with them, in words. */
     expect_usage_error(ARGS("bench", "--reps", "0"), "--reps '0'");
     expect_usage_error(ARGS("bench", "--reps", "x"), "--reps 'x'");
     expect_usage_error(ARGS("bench", "--reps", "-5"), "--reps '-5'");
     expect_usage_error(ARGS("bench", "--seed", "0xzz"), "--seed '0xzz'");
+    expect_usage_error(ARGS("test", "--seed", "-1"), "from 0 to 2^64 - 1");
+    expect_usage_error(ARGS("test", "--seed", "2^64"), "from 0 to 2^64 - 1");
+    expect_usage_error(ARGS("test", "--seed", "18446744073709551616"), "larger than 2^64 - 1");
+    expect_usage_error(ARGS("test", "--device", "one"), "--device 'one'");
+    expect_usage_error(ARGS("test", "--mem-limit", "16Q"), "--mem-limit '16Q'");
+    expect_usage_error(ARGS("test", "--mem-limit", "0"), "--mem-limit '0'");
     expect_usage_error(ARGS("list", "--format", "xml"), "--format 'xml'");
     expect_usage_error(ARGS("model", "--rules", "fermi"), "--rules 'fermi'");
-    expect_usage_error(ARGS("test", "reduction", "--size", "-1"), "non-negative whole number");
-    expect_usage_error(ARGS("test", "reduction", "--size", "3x3"), "needs 1 dimension");
     expect_usage_error(ARGS("test", "reduction", "--type", "f16"), "--type 'f16'");
     expect_usage_error(ARGS("test", "transpose", "--type", "i32"), "no selected family has it");
     expect_usage_error(ARGS("bench", "--type"), "needs a value");
 
+    /* An option that means nothing to the command; one given twice. */
+    expect_usage_error(ARGS("list", "--size", "64x64"), "--size means nothing to 'list'");
+    expect_usage_error(ARGS("model", "--reps", "3"), "--reps means nothing to 'model'");
+    expect_usage_error(ARGS("test", "--rules", "cc1x"), "--rules means nothing to 'test'");
+    expect_usage_error(ARGS("test", "--format", "csv"), "--format means nothing to 'test'");
+    expect_usage_error(ARGS("bench", "--sites"), "--sites means nothing to 'bench'");
+    expect_usage_error(ARGS("device", "transpose"), "'device' takes no filter");
+    expect_usage_error(ARGS("model", "--rules", "sm90", "--rules", "cc1x"),
+                       "--rules is given more than once");
+    expect_usage_error(ARGS("list", "--format", "csv", "--format=csv"),
+                       "--format is given more than once");
+    expect_usage_error(ARGS("model", "--sites=yes"), "--sites takes no value");
+    expect_usage_error(ARGS("help", "nosuch"), "help: unknown command 'nosuch'");
+}
+
+/* Help, output formats and the model: the runner as a new user meets it. */
+static void what_a_user_sees(void)
+{
     static struct result r;
-    run(ARGS("--help"), &r);
-    EXPECT(r.status == 0 && strstr(r.out, "usage: bankfree") != NULL, "--help: exit %d", r.status);
-    run(ARGS("list"), &r);
-    EXPECT(r.status == 0 && strstr(r.out, "transpose") && strstr(r.out, "swizzled"),
-           "list: exit %d, %s", r.status, r.out);
-    run(ARGS("model", "transpose/conflicting", "--size", "64x64"), &r);
-    EXPECT(r.status == 0 && strstr(r.out, "32.00") != NULL, "model: exit %d, %s", r.status, r.out);
+    expect_output(ARGS("--help"), "usage: bankfree [COMMAND]");
+    expect_output(ARGS("help"), "usage: bankfree [COMMAND]");
+    expect_output(ARGS("help", "test"), "usage: bankfree test [FILTER...]");
+    expect_output(ARGS("test", "--help"), "usage: bankfree test [FILTER...]");
+    expect_output(ARGS("model", "-h"), "--rules R");
+    /* --size's help names every family's form. */
+    expect_output(ARGS("help", "bench"), "ROWSxCOLS for transpose or N for reduction");
+
+    expect_output(ARGS("list"), "swizzled");
+    /* CSV: the header row first, nothing else but rows. */
+    run(ARGS("list", "transpose", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strncmp(r.out, "family,variant,summary,types\n", 29) == 0 &&
+               count_lines(r.out) == 5,
+           "list --format csv:\n%s", r.out);
+    run(ARGS("model", "transpose/conflicting", "--size", "64x64", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strncmp(r.out, "family,type,size,variant,site,", 30) == 0 &&
+               strstr(r.out, ",32.00,") != NULL && strstr(r.err, "# model:") != NULL,
+           "model csv: header first, facts on stderr:\n%s---\n%s", r.out, r.err);
+
+    /* The model leads with one row a variant; a filter or --sites shows sites. */
+    run(ARGS("model"), &r);
+    EXPECT(r.status == 0 && count_lines(r.out) < 30 && strstr(r.out, "worst_site") != NULL &&
+               strstr(r.out, "(conflict-free)") != NULL,
+           "model: one row a variant:\n%s", r.out);
+    expect_output(ARGS("model", "transpose/conflicting", "--size=64x64"),
+                  "tile read (store phase)");
+    expect_output(ARGS("model", "--sites", "--size", "64x64"), "tile read (store phase)");
     run(ARGS("model", "transpose", "--size", "64x64", "--format", "json"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "\"ways\": 32.00") != NULL, "model json: %s", r.out);
+    run(ARGS("model", "--size", "64x64", "--format", "json"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "\"ld_ways\": null") != NULL,
+           "model json: the naive kernel's ways are null: %s", r.out);
+    /* A size or a type given twice is one. */
+    run(ARGS("model", "transpose/padded", "--size", "64x64", "--size=64x64", "--type", "f32",
+             "--type", "f32", "--format", "csv"),
+        &r);
+    EXPECT(r.status == 0 && count_lines(r.out) == 3, "a repeated size is one row: %s", r.out);
+
     /* A sum of nothing is a size the reduction API accepts: no blocks, no accesses. */
     run(ARGS("model", "reduction/interleaved", "--size", "0", "--type", "i32"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "i32") != NULL && strstr(r.out, "f32") == NULL,
@@ -130,7 +239,30 @@ static void cpu_cases(void)
     EXPECT(r.status == 0 && strstr(r.out, "s=16: ld") != NULL && strstr(r.out, ",32.00,") != NULL,
            "model reduction/interleaved: 32-way at s=16: %s", r.out);
 
-    /* Commands that need a GPU run, or say plainly there is none. */
+    /* Any accepted size models at once: one tile of each kind, one block of each pass. */
+    run(ARGS("model", "--sites", "--size", "1x16777216", "--size", "16777216x1", "--size",
+             "65536x65536", "--size", "1x137438953472", "--size", "137438953472x1", "--size",
+             "137438953472", "--size", "3"),
+        &r);
+    EXPECT(r.status == 0 && r.seconds < 1.0, "model at the largest sizes: exit %d in %.2f s",
+           r.status, r.seconds);
+
+    /* Output that cannot be written is a failure, said in one line. */
+    run_to(ARGS("model"), "/dev/full", &r);
+    EXPECT(r.status == 1 && count_lines(r.err) == 1 && strstr(r.err, "writing the output failed"),
+           "model > /dev/full: exit %d: %s", r.status, r.err);
+
+    /* The environment's memory limit is checked where it applies, and only there. */
+    setenv("BANKFREE_MEM_LIMIT", "lots", 1);
+    expect_usage_error(ARGS("test", "transpose"), "BANKFREE_MEM_LIMIT='lots'");
+    expect_output(ARGS("list"), "transpose");
+    unsetenv("BANKFREE_MEM_LIMIT");
+}
+
+/* Commands that need a GPU run, or say plainly there is none. */
+static void gpu_or_plain_skip(void)
+{
+    static struct result r;
     const char *gpu_commands[][6] = {
         {"test", "transpose/padded", "--size", "33x65", NULL},
         {"bench", "transpose/padded", "--size", "64x64", "--reps", "1"},
@@ -142,14 +274,14 @@ static void cpu_cases(void)
             argv[j + 1] = (char *)gpu_commands[i][j];
         run(argv, &r);
         if (r.status == 77)
-            EXPECT(strstr(r.err, "no CUDA device") != NULL && count_lines(r.err) == 1,
+            EXPECT(strstr(r.err, "no CUDA GPU") != NULL && count_lines(r.err) == 1,
                    "%s without a GPU: stderr '%s'", argv[1], r.err);
         else
             EXPECT(r.status == 0, "%s: exit %d: %s%s", argv[1], r.status, r.out, r.err);
     }
     /* The main job: a table either way. */
     run(ARGS("--reps", "1", "--size", "64x64"), &r);
-    EXPECT(r.status == 0 && (strstr(r.out, "wavefronts") || strstr(r.out, "GB/s")),
+    EXPECT(r.status == 0 && (strstr(r.out, "ld_ways") || strstr(r.out, "GB/s")),
            "main job: exit %d: %s%s", r.status, r.out, r.err);
 }
 
@@ -158,52 +290,40 @@ static int gpu_cases(void)
     static struct result r;
     run(ARGS("device"), &r);
     if (r.status == 77) {
-        puts("skipped: no CUDA device");
+        puts("skipped: no CUDA GPU");
         return 77;
     }
-    /* Within the static cap, beyond any GPU's memory today: refused after the
-     * device is known, still with one line and exit 2. */
-    expect_usage_error(ARGS("test", "transpose/naive", "--size", "200000x200000"), "GPU memory");
+    expect_usage_error(ARGS("device", "--device", "999"), "--device 999: this machine has");
+    /* A case the GPU cannot hold is skipped with one line; the rest run. */
+    run(ARGS("test", "transpose/naive", "--size", "33x65", "--size", "200000x200000"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "PASS  transpose/naive  f32  33x65") != NULL &&
+               strstr(r.out, "SKIP  transpose/naive  f32  200000x200000  (needs 320.0 GB") &&
+               strstr(r.out, "# 1 passed, 0 failed, 1 skipped"),
+           "a case too large is skipped, the rest pass: exit %d\n%s%s", r.status, r.out, r.err);
+    /* Every case skipped: exit 77. A simulated small GPU skips what it could not hold. */
+    run(ARGS("test", "reduction/tuned", "--size", "100000000", "--mem-limit", "256M"), &r);
+    EXPECT(r.status == 77 &&
+               strstr(r.out, "SKIP  reduction/tuned  f32  100000000  (needs 0.4 GB") &&
+               strstr(r.out, "# 0 passed, 0 failed, 2 skipped"),
+           "every case skipped: exit %d\n%s%s", r.status, r.out, r.err);
+    run(ARGS("bench", "reduction", "--size", "100000000", "--mem-limit", "256M", "--reps", "1"),
+        &r);
+    EXPECT(r.status == 77 && strstr(r.err, "skipped reduction f32 100000000: needs"),
+           "bench: every case skipped: exit %d\n%s%s", r.status, r.out, r.err);
     return unit_finish("cli (gpu)");
-}
-
-static int variants_case(const char *family, char **want, int nwant)
-{
-    static struct result r;
-    char *argv[] = {(char *)bankfree, "list", (char *)family, "--format", "csv", NULL};
-    run(argv, &r);
-    EXPECT(r.status == 0, "list %s: exit %d", family, r.status);
-    /* Lines after the header: family,variant,summary */
-    int n = 0;
-    char *line = strchr(r.out, '\n');
-    while (line && line[1]) {
-        char *start = line + 1, *comma = strchr(start, ','), *v = comma ? comma + 1 : NULL;
-        char *end = v ? strchr(v, ',') : NULL;
-        if (end) {
-            *end = '\0';
-            EXPECT(n < nwant && strcmp(v, want[n]) == 0,
-                   "%s variant %d: bankfree says %s, CMake %s", family, n, v,
-                   n < nwant ? want[n] : "(none)");
-            *end = ',';
-        }
-        ++n;
-        line = strchr(start, '\n');
-    }
-    EXPECT(n == nwant, "%s: bankfree lists %d variants, CMake names %d", family, n, nwant);
-    return unit_finish("variants");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("usage: test_cli BANKFREE [--gpu | --variants FAMILY VARIANT...]\n", stderr);
+        fputs("usage: test_cli BANKFREE [--gpu]\n", stderr);
         return 2;
     }
     bankfree = argv[1];
     if (argc > 2 && strcmp(argv[2], "--gpu") == 0)
         return gpu_cases();
-    if (argc > 3 && strcmp(argv[2], "--variants") == 0)
-        return variants_case(argv[3], argv + 4, argc - 4);
-    cpu_cases();
+    bad_input();
+    what_a_user_sees();
+    gpu_or_plain_skip();
     return unit_finish("cli");
 }

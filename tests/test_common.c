@@ -41,23 +41,13 @@ static void test_validation(void)
     EXPECT_EQ(bf_compare_exact(want, want, 5, sizeof(float), &first), 0, "self");
     EXPECT_EQ(first, 5, "no mismatch: first == n");
 
-    /* Poison (every byte 0xff) is a NaN that fails an exact and a float compare. */
+    /* Poison (every byte 0xff) is a NaN: no float result is ever equal to it. */
     float poison;
     memset(&poison, 0xff, sizeof poison);
     EXPECT(isnan(poison), "poison is NaN");
-    float out[3] = {1.0f, poison, 3.0f};
-    double ref[3] = {1.0, 2.0, 3.0};
-    struct bf_float_check c;
-    EXPECT(!bf_compare_f32(out, ref, 3, 1.0, &c), "NaN never passes, whatever the tolerance");
-    EXPECT_EQ(c.nans, 1, "NaN counted");
-    float inf[1] = {INFINITY};
-    EXPECT(!bf_compare_f32(inf, ref, 1, 1.0, &c), "infinity never passes");
-
-    float close[3] = {1.0f, 2.0f + 1e-6f, 3.0f};
-    EXPECT(bf_compare_f32(close, ref, 3, 1e-6, &c), "within tolerance: rel_l2 %g", c.rel_l2);
-    EXPECT(c.worst == 1 && c.max_abs > 0, "worst element and max-abs");
-    float far[3] = {1.0f, 2.5f, 3.0f};
-    EXPECT(!bf_compare_f32(far, ref, 3, 1e-3, &c), "outside tolerance: rel_l2 %g", c.rel_l2);
+    float out[3] = {1.0f, poison, 3.0f}, ref[3] = {1.0f, 2.0f, 3.0f};
+    EXPECT_EQ(bf_compare_exact(out, ref, 3, sizeof(float), &first), 1, "poison left in place");
+    EXPECT_EQ(first, 1, "and found where it is");
 }
 
 static void test_timing_stats(void)
@@ -74,23 +64,73 @@ static void test_timing_stats(void)
     EXPECT(t.median_ms == 2.5, "median of an even count: %g", t.median_ms);
 }
 
+/* Two families' sizes: ROWSxCOLS from 1, and N from 0 (empty input is valid). */
+static const struct bf_size matrix_example[] = {{2, {8192, 8192}}};
+static const struct bf_size length_example[] = {{1, {1000000}}};
+static const struct bf_family matrix = {.name = "matrix",
+                                        .ndims = 2,
+                                        .min_dim = 1,
+                                        .size_form = "ROWSxCOLS",
+                                        BF_SIZES(BF_SIZES_BENCH, matrix_example)};
+static const struct bf_family length = {.name = "length",
+                                        .ndims = 1,
+                                        .min_dim = 0,
+                                        .size_form = "N",
+                                        BF_SIZES(BF_SIZES_BENCH, length_example)};
+
+/* Parses text as a size of f; returns the error, or "" if it parsed. */
+static const char *size_error(const struct bf_family *f, const char *text, struct bf_size *s)
+{
+    static char why[256];
+    why[0] = '\0';
+    if (bf_size_parse(text, f, s, why, sizeof why) != 0 && why[0] == '\0')
+        snprintf(why, sizeof why, "(refused with no reason)");
+    return why;
+}
+
 static void test_sizes(void)
 {
     struct bf_size s;
-    char why[256], text[64];
-    EXPECT(bf_size_parse("8192x4096", 2, 1, &s, why, sizeof why) == 0, "parse: %s", why);
+    char text[64];
+    EXPECT(*size_error(&matrix, "8192x4096", &s) == '\0', "8192x4096 refused");
     EXPECT(s.ndims == 2 && s.dim[0] == 8192 && s.dim[1] == 4096, "dims");
-    EXPECT_EQ(bf_size_elements(&s), 8192LL * 4096, "elements");
     bf_size_format(&s, text, sizeof text);
     EXPECT(strcmp(text, "8192x4096") == 0, "format: %s", text);
-    EXPECT(bf_size_parse("100", 1, 1, &s, why, sizeof why) == 0 && s.dim[0] == 100, "1-D");
-    const char *bad[] = {"",     "x",    "0x1",   "1x0",   "-1x2", "1x-2",
-                         "1x2x", "1x2 ", "1e3x2", "1x2x3", "+1x2", "1099511627777x1"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i)
-        EXPECT(bf_size_parse(bad[i], 2, 1, &s, why, sizeof why) != 0, "'%s' accepted", bad[i]);
-    /* Where empty input is valid (min_dim 0), 0 parses and -1 still does not. */
-    EXPECT(bf_size_parse("0", 1, 0, &s, why, sizeof why) == 0 && s.dim[0] == 0, "0 with min 0");
-    EXPECT(bf_size_parse("-1", 1, 0, &s, why, sizeof why) != 0, "-1 with min 0");
+    EXPECT(*size_error(&length, "100", &s) == '\0' && s.dim[0] == 100, "1-D");
+
+    /* Each refusal says what is wrong, in words. */
+    const struct {
+        const struct bf_family *f;
+        const char *text, *says;
+    } bad[] = {
+        {&matrix, "", "takes 2 dimensions"},
+        {&matrix, "x", "a dimension is missing"},
+        {&matrix, "4x", "a dimension is missing"},
+        {&matrix, "0x1", "at least 1"},
+        {&matrix, "1x0", "at least 1"},
+        {&matrix, "-1x2", "'-1' is not a whole number"},
+        {&matrix, "1x-2", "'-2' is not a whole number"},
+        {&matrix, "1x2 ", "'2 ' is not a whole number"},
+        {&matrix, "+1x2", "'+1' is not a whole number"},
+        {&matrix, "1e3x2", "'1e3' is not a whole number"},
+        {&matrix, "1x2x", "takes 2 dimensions, ROWSxCOLS (like 8192x8192)"},
+        {&matrix, "1x2x3", "takes 2 dimensions"},
+        {&matrix, "12", "takes 2 dimensions"},
+        {&matrix, "1099511627777x1", "larger than 2^40"},
+        {&matrix, "99999999999999999999x1", "larger than 2^40"},
+        {&length, "1.5", "'1.5' is not a whole number"},
+        {&length, "1e6", "'1e6' is not a whole number"},
+        {&length, "256M", "'256M' is not a whole number"},
+        {&length, "-1", "'-1' is not a whole number"},
+        {&length, "3x3", "length takes 1 dimension, N (like 1000000)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
+        const char *why = size_error(bad[i].f, bad[i].text, &s);
+        EXPECT(strstr(why, bad[i].says) != NULL, "'%s': '%s' does not say '%s'", bad[i].text, why,
+               bad[i].says);
+    }
+    /* Where empty input is valid (min_dim 0), 0 parses. */
+    EXPECT(*size_error(&length, "0", &s) == '\0' && s.dim[0] == 0, "0 with min 0");
 }
 
 /* Prints a table to a string. */
@@ -118,22 +158,30 @@ static void test_report(void)
     bf_table_row(&t);
     bf_table_text(&t, "say \"hi\"");
     bf_table_num(&t, "nan");
+    bf_table_row(&t);
+    bf_table_text(&t, "empty");
+    bf_table_none(&t);
     enum bf_format f;
     EXPECT(bf_format_parse("json", &f) == 0 && f == BF_FORMAT_JSON, "format names");
     EXPECT(bf_format_parse("xml", &f) != 0, "unknown format refused");
 
+    /* CSV: the header row first, no metadata, an empty cell empty. */
     const char *csv = printed(&t, BF_FORMAT_CSV);
-    EXPECT(strstr(csv, "name,value\n\"a,b\",1.50\n\"say \"\"hi\"\"\",nan\n") != NULL, "csv:\n%s",
-           csv);
+    EXPECT(strcmp(csv, "name,value\n\"a,b\",1.50\n\"say \"\"hi\"\"\",nan\nempty,\n") == 0,
+           "csv:\n%s", csv);
     const char *json = printed(&t, BF_FORMAT_JSON);
     EXPECT(strstr(json, "\"device\": \"GPU \\\"one\\\"\"") != NULL, "json meta:\n%s", json);
     EXPECT(strstr(json, "{\"name\": \"a,b\", \"value\": 1.50}") != NULL, "json row:\n%s", json);
-    EXPECT(strstr(json, "\"value\": null") != NULL, "json: a non-number becomes null:\n%s", json);
+    EXPECT(strstr(json, "{\"name\": \"say \\\"hi\\\"\", \"value\": null}") != NULL,
+           "json: a non-number becomes null:\n%s", json);
+    EXPECT(strstr(json, "{\"name\": \"empty\", \"value\": null}") != NULL,
+           "json: an empty cell is null:\n%s", json);
     const char *md = printed(&t, BF_FORMAT_MD);
     EXPECT(strstr(md, "| name     | value |") != NULL && strstr(md, "| -------- | ----: |"),
            "markdown:\n%s", md);
     const char *table = printed(&t, BF_FORMAT_TABLE);
     EXPECT(strstr(table, "a,b        1.50") != NULL, "aligned, numbers right:\n%s", table);
+    EXPECT(strstr(table, "empty         -") != NULL, "an empty cell reads -:\n%s", table);
     bf_table_free(&t);
 }
 

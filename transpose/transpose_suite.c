@@ -43,6 +43,11 @@ static const struct bf_size quick_sizes[] = {
 
 static const struct bf_size bench_sizes[] = {{2, {8192, 8192}}, {2, {7919, 8209}}};
 
+/* For ncu: whole tiles and edge tiles, each in one wave of blocks (256 blocks;
+ * an H100 holds 3 x 132), and 16384 blocks, many waves. */
+static const struct bf_size hw_sizes[] = {{2, {1024, 1024}}, {2, {1000, 999}}, {2, {8192, 8192}}};
+
+/* Input and output; the comparators (a copy, cublasSgeam) write the same output. */
 static double device_bytes(const struct bf_size *s)
 {
     return 2.0 * (double)s->dim[0] * (double)s->dim[1] * sizeof(float);
@@ -225,10 +230,12 @@ const struct bf_family transpose_family = {
     .ndims = 2,
     .min_dim = 1,
     .size_form = "ROWSxCOLS",
-    BF_ARRAY(test_sizes, test_sizes),
-    BF_ARRAY(quick_sizes, quick_sizes),
-    BF_ARRAY(bench_sizes, bench_sizes),
-    .device_bytes = device_bytes,
+    BF_SIZES(BF_SIZES_TEST, test_sizes),
+    BF_SIZES(BF_SIZES_QUICK, quick_sizes),
+    BF_SIZES(BF_SIZES_BENCH, bench_sizes),
+    BF_SIZES(BF_SIZES_HW, hw_sizes),
+    .test_bytes = device_bytes,
+    .bench_bytes = device_bytes,
     .model = model,
     .test = transpose_test,
     .bench = transpose_bench,
