@@ -8,9 +8,11 @@
  * sum over its parts. Ideal is the fewest wavefronts those words could take:
  * per part, ceil(distinct words / banks).
  *
- * On sm_90 (measured on H100 with ncu, see DESIGN.md) 1/2/4/8-byte accesses
- * and shared reductions are one part of 32 lanes, 16-byte loads two parts of
- * 16, 16-byte stores four parts of 8, and ldmatrix one part per 8x8 matrix.
+ * On sm_90 (measured on H100 with ncu; docs/bank-rules.md gives the
+ * measurements, how they were taken and which counter to compare with)
+ * 1/2/4/8-byte accesses and shared reductions are one part of 32 lanes,
+ * 16-byte loads two parts of 16, 16-byte stores four parts of 8, and ldmatrix
+ * one part per 8x8 matrix.
  * Banks, bank width and part sizes are parameters, so the same code replays
  * older hardware too (16 banks per half-warp; the 8-byte bank mode of 3.x). */
 #ifndef BANKFREE_BANK_MODEL_H
@@ -76,7 +78,9 @@ static inline struct bf_access bf_ldmatrix(int matrices)
     return a;
 }
 
-/* "ld", "st", "red" or "ldmatrix": the suffix of ncu's _op_ counters. */
+/* "ld", "st", "red" or "ldmatrix", the op column of the model's tables. ncu
+ * counts red.shared under its _op_atom counters and ldmatrix under _op_ldsm
+ * (SASS) or _op_ld (pipe); see docs/bank-rules.md. */
 const char *bf_op_name(enum bf_op op);
 
 /* Wavefronts for one warp-wide instruction. addr holds each lane's byte

@@ -1,5 +1,12 @@
-/* The bank model against the worked examples of the seed documents and every
- * row of the H100 tables in DESIGN.md. */
+/* The bank model against every row of the H100 tables in docs/bank-rules.md
+ * (this repository: sm_90, CUDA 13.0, counted with ncu) and against classic
+ * worked examples of bank conflicts, each stated in full where it is tested.
+ *
+ * Public sources: NVIDIA, "CUDA C++ Programming Guide" (the compute-capability
+ * sections on shared memory: 32 banks, broadcast, the 8-byte bank mode of 3.x,
+ * the 16-bank half-warp rule of 1.x); NVIDIA, "Nsight Compute Kernel Profiling
+ * Guide" (wavefronts); NVIDIA, "Parallel Thread Execution ISA" (ldmatrix);
+ * NVIDIA CUTLASS, CuTe's include/cute/swizzle.hpp (Swizzle<B, M, S>). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -56,8 +63,10 @@ static uint32_t eight_addresses(int l)
 {
     return (uint32_t)(l % 8) * 4;
 }
-/* ldmatrix.x4 over a 128-byte-row tile: lane l gives row l % 8 of matrix l / 8,
- * all in the same 16-byte column (naive) or in column (c ^ row) (swizzled). */
+/* ldmatrix.x4 over a 128-byte-row tile (PTX ISA: each lane gives the address of
+ * one 16-byte row; lanes 8m..8m+7 give the rows of matrix m): lane l gives row
+ * l % 8 of matrix l / 8, all in the same 16-byte column (naive) or in column
+ * (c ^ row) (swizzled). */
 static uint32_t ldmatrix_naive(int l)
 {
     return (uint32_t)(8 * (l / 8) + l % 8) * 128;
@@ -76,7 +85,7 @@ static void expect_wavefronts(struct bf_access a, uint32_t (*addr_of)(int), int 
     EXPECT_EQ(w.wavefronts, want, what);
 }
 
-/* DESIGN.md, "Bank rules": every row of both H100 tables. */
+/* docs/bank-rules.md, "Measured on H100": every row of both tables. */
 static void test_h100_loads(void)
 {
     const struct bf_bank_rules *h = &bf_rules_sm90;
@@ -168,9 +177,15 @@ static void test_ideal(void)
     EXPECT(bf_bank_wavefronts(h, bf_ldmatrix(3), addr, ALL, &w) != 0, "ldmatrix.x3 refused");
 }
 
-/* Seed 000: data[32][32] written by column (row = tid % 32) costs 32 wavefronts
- * a warp, 31 conflicts; over 1024 threads nvprof counted 992 = 31 * 32. */
-static void test_seed000_column_tile(void)
+/* The column-written tile: __shared__ float data[32][32], one block of 1024
+ * threads, row = tid % 32, col = tid / 32, data[row][col] = 100.f. Each warp
+ * writes one column, all 32 lanes in bank col: 32 wavefronts, 31 conflicts a
+ * warp; over 32 warps 992 = 31 * 32, the count of nvprof's
+ * shared_st_bank_conflict on a GTX 1080 Ti with CUDA 10.0. (The kernel read
+ * data[row][col] back in the same thread; -O3 removed that load, -G showed
+ * another 992 load conflicts.) Padded to data[32][33], a warp's column is one
+ * wavefront and there are no conflicts. */
+static void test_column_tile_32x32(void)
 {
     uint64_t extra_naive = 0, extra_padded = 0;
     for (int warp = 0; warp < 32; ++warp) {
@@ -188,13 +203,15 @@ static void test_seed000_column_tile(void)
         extra_naive += (uint64_t)(a.wavefronts - a.ideal);
         extra_padded += (uint64_t)(b.wavefronts - b.ideal);
     }
-    EXPECT_EQ(extra_naive, 992, "seed 000: nvprof's shared_st_bank_conflict");
+    EXPECT_EQ(extra_naive, 992, "[32][32]: nvprof's shared_st_bank_conflict over 32 warps");
     EXPECT_EQ(extra_padded, 0, "[32][33] has no conflicts");
 }
 
-/* Seed 000 and 001: float data[32][7] read at row starts (stride 7) is
- * conflict-free because 7 is odd; any odd stride is, no even one is. */
-static void test_seed000_odd_strides(void)
+/* Odd strides: lane t reading the row starts of float data[32][7] reads word
+ * 7t, and 7t mod 32 is a permutation of 0..31 because gcd(7, 32) = 1. In
+ * general a warp reading B[t * S + T] of a 4-byte array is conflict-free
+ * exactly when S is odd (float A[16][17] read by column is stride 17). */
+static void test_odd_strides(void)
 {
     EXPECT_EQ(strided(&bf_rules_sm90, bf_ld(4), 7 * 4), 1, "[32][7] read at row starts");
     for (uint32_t s = 1; s < 64; ++s) {
@@ -206,8 +223,14 @@ static void test_seed000_odd_strides(void)
     }
 }
 
-/* Seed 003: 16 banks served per half-warp (compute 1.x). */
-static void test_seed003_half_warp(void)
+/* Compute 1.x: 16 banks of 4 bytes, each half-warp served on its own (CUDA
+ * Programming Guide, editions covering 1.x). With __shared__ int data[128]:
+ * data[base + tid] is conflict-free, one wavefront per half-warp;
+ * data[base + 4 * tid] puts lanes t and t + 4 in one bank, 4-way; data[16 * tid]
+ * is 16-way; the fix writes data[row * 17 + column] (row = tid / 16,
+ * column = tid % 16) and reads data[17 * tid]; data[3] read by every lane is one
+ * broadcast per half-warp. */
+static void test_half_warp_cc1x(void)
 {
     const struct bf_bank_rules *old = &bf_rules_cc1x;
     uint32_t base = 64 * 4;
@@ -248,8 +271,11 @@ static void test_seed003_half_warp(void)
     EXPECT_EQ(w.ideal, 2, "data[3] is ideal");
 }
 
-/* Seed 002: its four kernels, and fp64, counted in wavefronts. */
-static void test_seed002_kernels(void)
+/* Four kernels counted in wavefronts: lanes on words 0..31 (1 wavefront);
+ * every lane in bank 0, stride 32 words (32 wavefronts, 31 conflicts); lanes in
+ * distinct, non-adjacent banks, here stride 33 words (1). And fp64: lanes on
+ * consecutive 8-byte elements, 256 B, take 2 wavefronts with no conflict. */
+static void test_four_kernels_and_fp64(void)
 {
     const struct bf_bank_rules *h = &bf_rules_sm90;
     EXPECT_EQ(strided(h, bf_ld(4), 4), 1, "kernel 0: lanes on words 0..31");
@@ -263,7 +289,10 @@ static void test_seed002_kernels(void)
     EXPECT(w.wavefronts == 2 && w.ideal == 2, "fp64 contiguous: two wavefronts, no conflict");
 }
 
-/* The 8-byte bank mode of compute 3.x (cudaDeviceSetSharedMemConfig). */
+/* The 8-byte bank mode of compute 3.x (CUDA Programming Guide, compute
+ * capability 3.x; set by cudaDeviceSetSharedMemConfig, which does nothing on
+ * devices with a fixed bank size): 32 banks of 8 bytes, lanes on any parts of
+ * one 8-byte word do not conflict. */
 static void test_kepler_8byte_banks(void)
 {
     const struct bf_bank_rules *k = &bf_rules_kepler8;
@@ -274,20 +303,22 @@ static void test_kepler_8byte_banks(void)
     EXPECT_EQ(strided(k, bf_ld(4), 256), 32, "fp32 stride 64 words");
 }
 
-/* Seed 004: the BMS = (3, 0, 3) swizzle table, x_p = x_l ^ y_l. */
-static const int seed004_table[8][8] = {
+/* The XOR swizzle Swizzle<3, 0, 3> (CuTe, NVIDIA CUTLASS) on an 8x8 block:
+ * column x of row y moves to x ^ y. Every row and every column is a
+ * permutation: x1 ^ y == x2 ^ y only if x1 == x2, and likewise for columns. */
+static const int xor_table_8x8[8][8] = {
     {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
     {3, 2, 1, 0, 7, 6, 5, 4}, {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
     {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0},
 };
 
-static void test_seed004_swizzle(void)
+static void test_xor_swizzle(void)
 {
     for (int y = 0; y < 8; ++y)
         for (int x = 0; x < 8; ++x) {
             uint32_t p = bf_swizzle(3, 0, 3, (uint32_t)(y * 8 + x));
             EXPECT(p / 8 == (uint32_t)y, "swizzle keeps row %d", y);
-            EXPECT((int)(p % 8) == seed004_table[y][x], "table[%d][%d]", y, x);
+            EXPECT((int)(p % 8) == xor_table_8x8[y][x], "table[%d][%d]", y, x);
         }
     for (int i = 0; i < 8; ++i) {
         unsigned row_seen = 0, col_seen = 0;
@@ -298,8 +329,11 @@ static void test_seed004_swizzle(void)
         EXPECT(row_seen == 0xffu, "row %d has no repeated physical column", i);
         EXPECT(col_seen == 0xffu, "column %d has no repeated physical column", i);
     }
-    /* TMA's 16-byte chunk swizzle on fp16 rows of 128 B: chunk ^= row % 8, the
-     * seed's element formula, equals Swizzle<3,4,3> on byte offsets. */
+    /* The 16-byte chunk swizzle used for TMA's 128-byte swizzle, on fp16 rows of
+     * 128 B (nx = 64 elements): element (x, y) is in chunk i16 = (y * nx + x) *
+     * 2 / 16, chunk row y16 = i16 / 8, chunk column x16 = i16 % 8; the chunk
+     * moves to column y16 ^ x16, the element to ((y16 ^ x16) * 16 / 2) % nx +
+     * x % (16 / 2). That equals Swizzle<3,4,3> on byte offsets. */
     const int nx = 64, elem = 2;
     for (int y = 0; y < 16; ++y)
         for (int x = 0; x < nx; ++x) {
@@ -315,11 +349,11 @@ int main(void)
     test_h100_loads();
     test_h100_stores_and_reductions();
     test_ideal();
-    test_seed000_column_tile();
-    test_seed000_odd_strides();
-    test_seed003_half_warp();
-    test_seed002_kernels();
+    test_column_tile_32x32();
+    test_odd_strides();
+    test_half_warp_cc1x();
+    test_four_kernels_and_fp64();
     test_kepler_8byte_banks();
-    test_seed004_swizzle();
+    test_xor_swizzle();
     return unit_finish("bank model");
 }
