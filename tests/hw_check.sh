@@ -1,46 +1,78 @@
 #!/bin/sh
-# The hardware agrees with the model: ncu's shared-memory wavefronts, loads and
-# stores, for one launch of FILTER at SIZE must equal the bank model's count.
-# usage: hw_check.sh BANKFREE FAMILY/VARIANT ROWSxCOLS
-bankfree=$1 filter=$2 size=$3
+# The hardware agrees with the model: for FAMILY/VARIANT at each of the
+# family's hw sizes (one wave of blocks, and many waves), ncu's SASS counts of
+# shared-memory wavefronts, loads and stores, over every launch of
+# `bankfree test FAMILY/VARIANT --size S` must equal the bank model's count.
+# The pipe counters are printed beside them: they also book the data banks'
+# arbitration with other L1 traffic, and run a few percent over once blocks
+# run in more than one wave (docs/bank-rules.md).
+#
+# ncu profiles the kernels whose names start with "FAMILY_": a family's kernels
+# must be named so (transpose_padded), and no other kernel of the run may be.
+# usage: hw_check.sh BANKFREE FAMILY/VARIANT
+bankfree=$1 filter=$2
 family=${filter%%/*}
 . "$(dirname "$0")/lib.sh"
 
 ncu=$(find_cuda_tool ncu) || skip "ncu not found"
 require_gpu "$bankfree"
-metric=l1tex__data_pipe_lsu_wavefronts_mem_shared_op
+sass=smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op
+pipe=l1tex__data_pipe_lsu_wavefronts_mem_shared_op
 
-# Model CSV columns: family,type,size,variant,site,op,bytes,requests,wavefronts,...
+# Model CSV: family,type,size,variant,site,op,bytes,requests,wavefronts,...
 # A row whose type reads "f32/i32" stands for both, and `test` runs both.
-model=$("$bankfree" model "$filter" --size "$size" --format csv) || exit 1
-want() {
-    echo "$model" | awk -F, -v op="$1" '!/^#/ && $6 == op { s += $9 * split($2, t, "/") }
-        END { printf "%.0f\n", s }'
+model=$("$bankfree" model "$filter" --sizes hw --format csv 2>/dev/null) || exit 1
+ops=$(echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u)
+for op in $ops; do
+    case $op in
+    ld | st) ;;
+    *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld and st" \
+        "only: add the counter for $op (docs/bank-rules.md)" && exit 1 ;;
+    esac
+done
+want() { # size op
+    echo "$model" | awk -F, -v size="$1" -v op="$2" \
+        'NR > 1 && $3 == size && $6 == op { s += $9 * split($2, t, "/") } END { printf "%.0f\n", s }'
 }
 
 log=$(mktemp)
 out=$(mktemp)
 trap 'rm -f "$log" "$out"' EXIT
-"$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
-    --metrics "${metric}_ld.sum,${metric}_st.sum" \
-    "$bankfree" test "$filter" --size "$size" >"$out" 2>&1
-if ! grep -q '^# [1-9][0-9]* passed, 0 failed' "$out"; then
-    cat "$out" "$log"
-    echo "FAIL: $filter $size did not run cleanly under ncu"
-    exit 1
-fi
 # ncu CSV: the value is the last quoted field, with thousands separators.
-got() {
-    awk -F'","' -v m="$1" 'index($0, m) { v = $NF; gsub(/[",]/, "", v); s += v; n++ }
+got() { # metric
+    awk -F'","' -v m="\"$1\"" 'index($0, m) { v = $NF; gsub(/[",]/, "", v); s += v; n++ }
         END { if (n == 0) print "none"; else printf "%.0f\n", s }' "$log"
 }
+excess() { # pipe model
+    awk -v p="$1" -v m="$2" 'BEGIN { if (m > 0 && p != "none") printf "%+.2f%%", 100 * (p - m) / m; else printf "-" }'
+}
 
-ld_want=$(want ld) st_want=$(want st)
-ld_got=$(got "${metric}_ld.sum") st_got=$(got "${metric}_st.sum")
-echo "$filter $size: shared-load wavefronts ncu $ld_got, model $ld_want;" \
-    "shared-store wavefronts ncu $st_got, model $st_want"
-if [ "$ld_got" != "$ld_want" ] || [ "$st_got" != "$st_want" ]; then
-    cat "$log"
-    echo "FAIL: the hardware disagrees with the model"
+failed=0
+for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
+    "$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
+        --metrics "${sass}_ld.sum,${sass}_st.sum,${pipe}_ld.sum,${pipe}_st.sum" \
+        "$bankfree" test "$filter" --size "$size" >"$out" 2>&1
+    if ! grep -q '^# [1-9][0-9]* passed, 0 failed, 0 skipped' "$out"; then
+        cat "$out" "$log"
+        echo "FAIL: $filter $size did not run cleanly under ncu"
+        failed=1
+        continue
+    fi
+    line="$filter $size:"
+    for op in ld st; do
+        m=$(want "$size" $op) s=$(got "${sass}_$op.sum") p=$(got "${pipe}_$op.sum")
+        [ "$s" = none ] && s=0 # no launch of the family's kernels: no wavefronts
+        [ "$p" = none ] && p=0
+        verdict="="
+        if [ "$s" != "$m" ]; then
+            verdict="!="
+            failed=1
+        fi
+        line="$line shared-$op wavefronts ncu SASS $s $verdict model $m (pipe $p, $(excess "$p" "$m"));"
+    done
+    echo "$line"
+done
+if [ $failed -ne 0 ]; then
+    echo "FAIL: the hardware disagrees with the model, or a run failed"
     exit 1
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# compute-sanitizer TOOL over `bankfree test FILTER --quick`: every variant on
+# compute-sanitizer TOOL over `bankfree test FILTER --sizes quick`: every variant on
 # the short size list, zero errors allowed.
 # usage: sanitize.sh memcheck|racecheck|synccheck|initcheck BANKFREE FILTER
 tool=$1 bankfree=$2 filter=$3
@@ -10,4 +10,4 @@ require_gpu "$bankfree"
 extra=
 [ "$tool" = memcheck ] && extra="--leak-check full"
 # shellcheck disable=SC2086
-exec "$sanitizer" --tool "$tool" --error-exitcode 1 $extra "$bankfree" test "$filter" --quick
+exec "$sanitizer" --tool "$tool" --error-exitcode 1 $extra "$bankfree" test "$filter" --sizes quick

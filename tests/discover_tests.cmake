@@ -1,0 +1,47 @@
+cmake_minimum_required(VERSION 3.25)
+# Run after each build of bankfree: asks it for its families and variants
+# (`bankfree list --format csv`) and writes the ctest cases for them, so that
+# a variant is named once, in its family's C code.
+#   cmake -D BANKFREE=... -D SCRIPTS=... -D OUT=... -P discover_tests.cmake
+execute_process(COMMAND "${BANKFREE}" list --format csv
+                OUTPUT_VARIABLE csv ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bankfree list failed (${rc}): ${err}")
+endif()
+
+# Rows after the header: family,variant,summary,types (names are plain words).
+string(REGEX MATCHALL "\n[a-z0-9_]+,[a-z0-9_]+," rows "${csv}")
+set(tests "# Made by discover_tests.cmake from `bankfree list --format csv`.\n")
+set(families)
+foreach(row IN LISTS rows)
+  string(REGEX MATCH "([a-z0-9_]+),([a-z0-9_]+)," _ "${row}")
+  set(family ${CMAKE_MATCH_1})
+  set(variant ${CMAKE_MATCH_2})
+  set(v ${family}.${variant})
+  if(NOT family IN_LIST families)
+    list(APPEND families ${family})
+    string(APPEND tests
+      "add_test(cpu.${family}.model \"${BANKFREE}\" model ${family} --sizes test)\n"
+      "set_tests_properties(cpu.${family}.model PROPERTIES LABELS cpu)\n"
+      "add_test(gpu.${family}.bench \"${BANKFREE}\" bench ${family} --sizes hw --reps 5)\n"
+      "set_tests_properties(gpu.${family}.bench PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)\n")
+  endif()
+  string(APPEND tests
+    "add_test(gpu.${v} \"${BANKFREE}\" test ${family}/${variant})\n"
+    "set_tests_properties(gpu.${v} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)\n"
+    "add_test(hw.${v} sh \"${SCRIPTS}/hw_check.sh\" \"${BANKFREE}\" ${family}/${variant})\n"
+    "set_tests_properties(hw.${v} PROPERTIES LABELS hw SKIP_RETURN_CODE 77 RUN_SERIAL ON TIMEOUT 900)\n")
+  foreach(tool memcheck racecheck synccheck initcheck)
+    string(APPEND tests
+      "add_test(sanitize.${v}.${tool} sh \"${SCRIPTS}/sanitize.sh\" ${tool} \"${BANKFREE}\" ${family}/${variant})\n"
+      "set_tests_properties(sanitize.${v}.${tool} PROPERTIES LABELS sanitize SKIP_RETURN_CODE 77 TIMEOUT 900)\n")
+  endforeach()
+endforeach()
+if(NOT families)
+  message(FATAL_ERROR "bankfree list named no variants:\n${csv}")
+endif()
+
+# Rewritten only when it changes, so ctest sees a stable file.
+file(WRITE "${OUT}.new" "${tests}")
+file(COPY_FILE "${OUT}.new" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUT}.new")
