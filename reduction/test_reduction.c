@@ -245,5 +245,5 @@ int main(void)
     test_tree_steps();
     test_plans();
     test_reference();
-    return unit_finish("reduction (host)");
+    return unit_finish("reduction (cpu)");
 }

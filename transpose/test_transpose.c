@@ -192,5 +192,5 @@ int main(void)
     test_interior_shortcut();
     test_layouts_are_permutations();
     test_reference();
-    return unit_finish("transpose (host)");
+    return unit_finish("transpose (cpu)");
 }
