@@ -90,10 +90,7 @@ double bf_device_free_bytes(double limit)
 {
     size_t free_bytes, total;
     BF_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    double avail = (double)free_bytes, in_use = (double)(total - free_bytes);
-    if (limit > 0 && limit - in_use < avail)
-        avail = limit > in_use ? limit - in_use : 0;
-    return avail;
+    return limit > 0 && limit < (double)free_bytes ? limit : (double)free_bytes;
 }
 
 /* NVML is opened at run time, so that the binary starts on machines whose

@@ -31,8 +31,8 @@ struct bf_device {
 int bf_device_open(struct bf_device *dev, int id);
 
 /* GPU memory free for a run now, in bytes: what the driver says is free, and
- * when limit > 0, no more than a GPU of `limit` bytes would have left after
- * what is in use now. */
+ * no more than `limit` when limit > 0 (a smaller GPU, simulated; not less what
+ * other processes hold, so that tests running side by side skip alike). */
 double bf_device_free_bytes(double limit);
 
 /* The SM clock right now in MHz, read through NVML if the driver has it, else -1. */

@@ -92,9 +92,9 @@ static const struct option_spec {
                     "CUDA device N (default: the current device, so\n"
                     "CUDA_VISIBLE_DEVICES applies)"},
     [OPT_MEM_LIMIT] = {"--mem-limit", "B", ON_GPU, 0,
-                       "act as if the GPU had B bytes (suffix K, M, G or T: powers of\n"
-                       "1024); cases needing more are skipped. Default: the environment\n"
-                       "variable BANKFREE_MEM_LIMIT, else the GPU's own"},
+                       "act as if the GPU had at most B bytes free (suffix K, M, G or T:\n"
+                       "powers of 1024); cases needing more are skipped. Default: the\n"
+                       "environment variable BANKFREE_MEM_LIMIT, else what is free"},
     [OPT_FORMAT] = {"--format", "F",
                     C(BF_CMD_MAIN) | C(BF_CMD_LIST) | C(BF_CMD_MODEL) | C(BF_CMD_BENCH) |
                         C(BF_CMD_DEVICE),

@@ -1,17 +1,22 @@
 #!/bin/sh
 # Everything that needs the GPU, in one go: configure and build from scratch,
-# ctest -L gpu (also as if the GPU had 16 GiB), -L sanitize, -L hw, then the
-# benchmark. Logs and tables go to $OUT (default ./out); a short summary is
-# printed last. Without a GPU it stops at once with the runner's one line.
-# usage: sh tests/gpu_suite.sh [extra bankfree bench arguments]
+# ctest -L gpu (and as if the GPU had 16 GiB), -L sanitize, -L hw, the
+# benchmark, and the example consumer built against the installed package.
+# Logs and tables go to $OUT (default ./out); a short summary is printed last.
+# Without a GPU it stops at once with the runner's one line.
+#   sh tests/gpu_suite.sh [extra bankfree bench arguments]
+# STAGES picks stages (default: build gpu sanitize hw bench example); without
+# "build" the last build in $BUILD (default build-gpu) is used.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-out}
 build=${BUILD:-build-gpu}
+stages=" ${STAGES:-build gpu sanitize hw bench example} "
 mkdir -p "$out"
 summary="$out/summary.txt"
-: >"$summary"
+touch "$summary"
 note() { echo "$*" | tee -a "$summary"; }
+has() { case $stages in *" $1 "*) return 0 ;; esac && return 1; }
 
 {
     date -u '+%Y-%m-%d %H:%M UTC'
@@ -22,15 +27,17 @@ note() { echo "$*" | tee -a "$summary"; }
     command -v ncu compute-sanitizer
 } >"$out/machine.txt" 2>&1
 
-rm -rf "$build"
-start=$(date +%s)
-if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBANKFREE_WERROR=ON &&
-    cmake --build "$build" -j 16; } >"$out/build.log" 2>&1; then
-    tail -30 "$out/build.log"
-    note "BUILD FAILED"
-    exit 1
+if has build; then
+    rm -rf "$build"
+    start=$(date +%s)
+    if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBANKFREE_WERROR=ON &&
+        cmake --build "$build" -j 16; } >"$out/build.log" 2>&1; then
+        tail -30 "$out/build.log"
+        note "BUILD FAILED"
+        exit 1
+    fi
+    note "build: ok ($(grep -c -i warning "$out/build.log") warnings, $(($(date +%s) - start)) s)"
 fi
-note "build: ok ($(grep -c -i warning "$out/build.log") warnings, $(($(date +%s) - start)) s)"
 if ! "$build/bankfree" device >"$out/device.txt" 2>&1; then
     cat "$out/device.txt"
     exit 1
@@ -48,21 +55,43 @@ run_label() { # name, then ctest arguments
     grep -E '^\s+[0-9]+ - .*(Failed|Not Run|Timeout|Skipped)' "$out/ctest-$name.log" | head -20 |
         tee -a "$summary"
 }
-run_label gpu -L gpu -j 4
-(export BANKFREE_MEM_LIMIT=16G && run_label gpu-16G -L gpu -j 4 -V)
-note "as if 16 GiB: $(grep -c '^[0-9]*: SKIP' "$out/ctest-gpu-16G.log") cases skipped"
-"$build/bankfree" test reduction --mem-limit 8G >"$out/test-8G.log" 2>&1
-note "bankfree test reduction --mem-limit 8G: exit $?, $(tail -1 "$out/test-8G.log")"
-grep '^SKIP' "$out/test-8G.log" | head -2 | tee -a "$summary"
-run_label sanitize -L sanitize -j 4
-run_label hw -L hw -V # the measured and modelled counts, pass or fail
-grep -h 'wavefronts ncu SASS' "$out/ctest-hw.log" | sed 's/^[0-9]*: //' >>"$summary"
+if has gpu; then
+    run_label gpu -L gpu -j 4
+    (export BANKFREE_MEM_LIMIT=16G && run_label gpu-16G -L gpu -j 4 -V)
+    note "as if 16 GiB free: $(grep -c '^[0-9]*: SKIP' "$out/ctest-gpu-16G.log") cases skipped"
+    "$build/bankfree" test reduction --mem-limit 8G >"$out/test-8G.log" 2>&1
+    note "bankfree test reduction --mem-limit 8G: exit $?, $(tail -1 "$out/test-8G.log")"
+    grep '^SKIP' "$out/test-8G.log" | head -2 | tee -a "$summary"
+fi
+has sanitize && run_label sanitize -L sanitize -j 4
+if has hw; then
+    run_label hw -L hw -V # the measured and modelled counts, pass or fail
+    grep -h 'wavefronts ncu SASS' "$out/ctest-hw.log" | sed 's/^[0-9]*: //' >>"$summary"
+fi
+if has bench; then
+    "$build/bankfree" bench "$@" --format md >"$out/bench.md" 2>"$out/bench.err"
+    note "bench: exit $?"
+    cat "$out/bench.err" >>"$summary"
+fi
+if has example; then
+    # The package as a user installs it, and a C-only project that uses it, run here.
+    prefix=$(mktemp -d)
+    if cmake --install "$build" --prefix "$prefix" >"$out/example.log" 2>&1 &&
+        cmake -S examples/consumer -B "$build-example" -DCMAKE_PREFIX_PATH="$prefix" \
+            >>"$out/example.log" 2>&1 &&
+        cmake --build "$build-example" >>"$out/example.log" 2>&1; then
+        "$build-example/example" >>"$out/example.log" 2>&1
+        note "example (C-only project, installed package): exit $?: $(tail -1 "$out/example.log")"
+    else
+        tail -20 "$out/example.log"
+        note "EXAMPLE FAILED"
+    fi
+    rm -rf "$prefix"
+fi
 
-"$build/bankfree" bench "$@" --format md >"$out/bench.md" 2>"$out/bench.err"
-note "bench: exit $?"
-cat "$out/bench.err" >>"$summary"
-
-echo
-cat "$out/bench.md"
+if [ -f "$out/bench.md" ]; then
+    echo
+    cat "$out/bench.md"
+fi
 echo
 cat "$summary"
