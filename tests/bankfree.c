@@ -208,14 +208,16 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
 
 /* ---- test and bench: need a GPU ---- */
 
-/* Whether a case needing `need` bytes fits the GPU; if not, writes why. */
+/* Whether a case needing `need` bytes fits the GPU (95% of what is free,
+ * leaving room for the libraries' own allocations); if not, writes why. */
 static int fits(double need, const struct bf_options *o, char *why, size_t len)
 {
     double avail = bf_device_free_bytes(o->mem_limit);
     if (need <= 0.95 * avail)
         return 1;
-    snprintf(why, len, "needs %.1f GB of GPU memory, %.1f GB free%s", need / 1e9, avail / 1e9,
-             o->mem_limit > 0 ? " under --mem-limit" : "");
+    snprintf(why, len, "needs %.2f GB of GPU memory; 95%% of the %.2f GB free%s is %.2f GB",
+             need / 1e9, avail / 1e9, o->mem_limit > 0 ? " under --mem-limit" : "",
+             0.95 * avail / 1e9);
     return 0;
 }
 

@@ -297,13 +297,13 @@ static int gpu_cases(void)
     /* A case the GPU cannot hold is skipped with one line; the rest run. */
     run(ARGS("test", "transpose/naive", "--size", "33x65", "--size", "200000x200000"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "PASS  transpose/naive  f32  33x65") != NULL &&
-               strstr(r.out, "SKIP  transpose/naive  f32  200000x200000  (needs 320.0 GB") &&
+               strstr(r.out, "SKIP  transpose/naive  f32  200000x200000  (needs 320.00 GB") &&
                strstr(r.out, "# 1 passed, 0 failed, 1 skipped"),
            "a case too large is skipped, the rest pass: exit %d\n%s%s", r.status, r.out, r.err);
     /* Every case skipped: exit 77. A simulated small GPU skips what it could not hold. */
     run(ARGS("test", "reduction/tuned", "--size", "100000000", "--mem-limit", "256M"), &r);
     EXPECT(r.status == 77 &&
-               strstr(r.out, "SKIP  reduction/tuned  f32  100000000  (needs 0.4 GB") &&
+               strstr(r.out, "SKIP  reduction/tuned  f32  100000000  (needs 0.40 GB") &&
                strstr(r.out, "# 0 passed, 0 failed, 2 skipped"),
            "every case skipped: exit %d\n%s%s", r.status, r.out, r.err);
     run(ARGS("bench", "reduction", "--size", "100000000", "--mem-limit", "256M", "--reps", "1"),
