@@ -50,7 +50,7 @@ int main(void)
     CHECK(cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice));
 
     /* out (COLS x ROWS) = in^T, then the sum of out, both on the default stream. */
-    CHECK(transpose_f32(TRANSPOSE_NAIVE, d_out, d_in, ROWS, COLS, 0));
+    CHECK(transpose_f32(TRANSPOSE_PADDED, d_out, d_in, ROWS, COLS, 0));
     CHECK(reduction_sum_f32(REDUCTION_TUNED, d_sum, d_out, N, work, work_bytes, 0));
     CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(&sum, d_sum, sizeof sum, cudaMemcpyDeviceToHost));
@@ -66,7 +66,7 @@ int main(void)
     CHECK(cudaFree(d_out));
     CHECK(cudaFree(d_in));
 
-    printf("example: transpose of %dx%d (naive) %s, sum of %d floats (tuned) = %.0f %s\n", ROWS,
+    printf("example: transpose of %dx%d (padded) %s, sum of %d floats (tuned) = %.0f %s\n", ROWS,
            COLS, wrong ? "WRONG" : "ok", N, sum, sum_ok ? "ok" : "WRONG");
     return wrong || !sum_ok;
 }
