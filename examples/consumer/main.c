@@ -25,11 +25,14 @@ static float in[N], out[N];
 
 int main(void)
 {
-    int devices = 0;
+    int devices = 0, driver = 0;
     cudaError_t err = cudaGetDeviceCount(&devices);
+    cudaDriverGetVersion(&driver);
     if (err != cudaSuccess || devices == 0) {
-        fprintf(stderr, "example: no CUDA device (%s)\n",
-                err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        fprintf(stderr, "example: no CUDA GPU (%s)\n",
+                driver == 0          ? "this machine has no NVIDIA driver"
+                : err != cudaSuccess ? cudaGetErrorString(err)
+                                     : "the driver finds none");
         return 77;
     }
 
