@@ -9,6 +9,11 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "bankfree list failed (${rc}): ${err}")
 endif()
 
+# The gpu tests take the GPU one at a time: each checks that its cases fit in
+# the memory free when it starts, which a test beside it could take; and the
+# bench smoke test's timings should not share the GPU.
+set(gpu_properties "LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu")
+
 # Rows after the header: family,variant,summary,types (names are plain words).
 string(REGEX MATCHALL "\n[a-z0-9_]+,[a-z0-9_]+," rows "${csv}")
 set(tests "# Made by discover_tests.cmake from `bankfree list --format csv`.\n")
@@ -24,11 +29,11 @@ foreach(row IN LISTS rows)
       "add_test(cpu.${family}.model \"${BANKFREE}\" model ${family} --sizes test)\n"
       "set_tests_properties(cpu.${family}.model PROPERTIES LABELS cpu)\n"
       "add_test(gpu.${family}.bench \"${BANKFREE}\" bench ${family} --sizes hw --reps 5)\n"
-      "set_tests_properties(gpu.${family}.bench PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)\n")
+      "set_tests_properties(gpu.${family}.bench PROPERTIES ${gpu_properties})\n")
   endif()
   string(APPEND tests
     "add_test(gpu.${v} \"${BANKFREE}\" test ${family}/${variant})\n"
-    "set_tests_properties(gpu.${v} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)\n"
+    "set_tests_properties(gpu.${v} PROPERTIES ${gpu_properties})\n"
     "add_test(hw.${v} sh \"${SCRIPTS}/hw_check.sh\" \"${BANKFREE}\" ${family}/${variant})\n"
     "set_tests_properties(hw.${v} PROPERTIES LABELS hw SKIP_RETURN_CODE 77 RUN_SERIAL ON TIMEOUT 900)\n")
   foreach(tool memcheck racecheck synccheck initcheck)
