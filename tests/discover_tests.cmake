@@ -46,7 +46,4 @@ if(NOT families)
   message(FATAL_ERROR "bankfree list named no variants:\n${csv}")
 endif()
 
-# Rewritten only when it changes, so ctest sees a stable file.
-file(WRITE "${OUT}.new" "${tests}")
-file(COPY_FILE "${OUT}.new" "${OUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUT}.new")
+file(WRITE "${OUT}" "${tests}")
