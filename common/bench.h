@@ -35,11 +35,13 @@ struct bf_contender {
 extern const char *const bf_bench_columns[];
 
 /* Checks and times the contenders that are on, on data of `data_bytes` (L2 is
- * flushed between repetitions when asked, or when the data would fit in it),
+ * flushed between repetitions when asked, or when the data fits in 4x L2),
  * and adds their rows to the table. Rates are bytes / median time in GB/s;
- * of_ceiling is a rate over the rate of contender `ceiling`, vs_vendor and
- * vs_naive are the times of `vendor` and of the family's variant 0 over this
- * one's. Returns 0 if every output checked out. */
+ * of_ceiling is a rate over the rate of contender `ceiling` (an index into c,
+ * usually a device-to-device copy), vs_vendor and vs_naive are the times of
+ * contender `vendor` (or -1: none) and of the family's variant 0 over this
+ * one's. A contender with no poison or check hook is timed unchecked.
+ * Returns 0 if every output checked out. */
 int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
                  const struct bf_family *family, int type, const struct bf_size *size,
                  double data_bytes, const struct bf_bench_ctx *ctx, struct bf_table *table);

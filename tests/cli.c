@@ -143,14 +143,28 @@ static void print_option(FILE *f, enum option_id id)
         }
         return;
     }
+    /* "problem size: ROWSxCOLS for transpose, N for reduction; repeat for
+     * more (...)", wrapped at 80 columns whatever the families. */
     fprintf(f, "  %-16sproblem size:", head);
-    for (int i = 0; i < bf_nfamilies; ++i)
-        fprintf(f, "%s %s for %s",
-                i == 0                  ? ""
-                : i + 1 == bf_nfamilies ? " or"
-                                        : ",",
-                bf_families[i]->size_form, bf_families[i]->name);
-    fputs("; repeat\n                  for more (default: the family's list, see --sizes)\n", f);
+    int column = 31;
+    for (int i = 0; i <= bf_nfamilies; ++i) {
+        char item[96];
+        if (i < bf_nfamilies)
+            snprintf(item, sizeof item, "%s%s for %s%s", i == 0 ? "" : " ",
+                     bf_families[i]->size_form, bf_families[i]->name,
+                     i + 1 < bf_nfamilies ? "," : ";");
+        else
+            snprintf(item, sizeof item,
+                     " repeat for more (default: the family's list, see --sizes)");
+        for (char *word = strtok(item, " "); word != NULL; word = strtok(NULL, " ")) {
+            if (column + 1 + (int)strlen(word) > 80) {
+                fputs("\n                 ", f);
+                column = 17;
+            }
+            column += fprintf(f, " %s", word);
+        }
+    }
+    fputc('\n', f);
 }
 
 void bf_print_help(FILE *f, enum bf_command command)

@@ -14,8 +14,15 @@ endif()
 # bench smoke test's timings should not share the GPU.
 set(gpu_properties "LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu")
 
-# Rows after the header: family,variant,summary,types (names are plain words).
+# Rows after the header: family,variant,summary,types. Names are lower-case
+# words (they name ctest cases and kernels); a row that is not is an error.
 string(REGEX MATCHALL "\n[a-z0-9_]+,[a-z0-9_]+," rows "${csv}")
+string(REGEX MATCHALL "\n[^\n]" lines "${csv}")
+list(LENGTH rows nrows)
+list(LENGTH lines nlines)
+if(NOT nrows EQUAL nlines)
+  message(FATAL_ERROR "bankfree list: a family or variant name is not [a-z0-9_]+:\n${csv}")
+endif()
 set(tests "# Made by discover_tests.cmake from `bankfree list --format csv`.\n")
 set(families)
 foreach(row IN LISTS rows)
