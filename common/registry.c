@@ -28,14 +28,19 @@ static int parse_dim(const char *text, const char *start, size_t n, int64_t *out
     return 0;
 }
 
+int bf_size_ndims(const char *text)
+{
+    int n = 1;
+    for (; *text; ++text)
+        n += *text == 'x';
+    return n;
+}
+
 int bf_size_parse(const char *text, const struct bf_family *f, struct bf_size *out, char *why,
                   size_t len)
 {
     memset(out, 0, sizeof *out);
-    int parts = 1;
-    for (const char *p = text; *p; ++p)
-        parts += *p == 'x';
-    if (parts != f->ndims) {
+    if (bf_size_ndims(text) != f->ndims) {
         char example[64];
         bf_size_format(&f->sizes[BF_SIZES_BENCH][0], example, sizeof example);
         snprintf(why, len, "size '%s': %s takes %d dimension%s, %s (like %s)", text, f->name,
@@ -53,6 +58,14 @@ int bf_size_parse(const char *text, const struct bf_family *f, struct bf_size *o
             return -1;
         }
         start += n + 1;
+    }
+    /* Each at most 2^40, so the product of two fits in 64 bits first. */
+    double elements = 1;
+    for (int d = 0; d < f->ndims; ++d)
+        elements *= (double)out->dim[d];
+    if (elements > 0x1p48) {
+        snprintf(why, len, "size '%s': more than 2^48 elements", text);
+        return -1;
     }
     out->ndims = f->ndims;
     return 0;

@@ -100,10 +100,15 @@ struct bf_family {
 };
 
 /* Parses "8192x8192" into a size of the family's dimensions, each a whole
- * number from the family's min_dim to 2^40; on error returns -1 and writes
- * one line of why into `why`. */
+ * number from the family's min_dim to 2^40, at most 2^48 elements in all (so
+ * the model's 64-bit counts cannot overflow; a size the GPU cannot hold is
+ * the runner's to skip); on error returns -1 and writes one line of why into
+ * `why`. */
 int bf_size_parse(const char *text, const struct bf_family *family, struct bf_size *out, char *why,
                   size_t len);
+
+/* Dimensions a size is written with: "8192x8192" has 2. */
+int bf_size_ndims(const char *text);
 
 /* "8192x8192". */
 void bf_size_format(const struct bf_size *size, char *buf, size_t len);

@@ -45,7 +45,7 @@ static void device_meta(struct bf_table *t, const struct bf_device *d)
 {
     bf_table_meta(t, "device", "%s (sm_%d%d, %d SMs, %.0f MB L2, %.1f GB)", d->name, d->cc_major,
                   d->cc_minor, d->sms, (double)d->l2_bytes / 1e6, (double)d->global_bytes / 1e9);
-    bf_table_meta(t, "cuda", "runtime %d.%d, driver %d.%d, CMAKE_CUDA_ARCHITECTURES=%s",
+    bf_table_meta(t, "cuda", "runtime %d.%d, driver %d.%d, built for CUDA architectures %s",
                   d->runtime_version / 1000, d->runtime_version % 1000 / 10,
                   d->driver_version / 1000, d->driver_version % 1000 / 10, bf_built_archs());
 }
@@ -107,10 +107,8 @@ static void site_cells(struct bf_table *t, const struct bf_site *x)
     bf_table_num(t, "%" PRIu64, x->requests);
     bf_table_num(t, "%" PRIu64, x->wavefronts);
     bf_table_num(t, "%" PRIu64, x->ideal);
-    if (x->ideal)
-        bf_table_num(t, "%.2f", (double)x->wavefronts / (double)x->ideal);
-    else
-        bf_table_none(t);
+    bf_table_num_if(t, x->ideal > 0, "%.2f",
+                    x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
     bf_table_num(t, "%d", x->worst);
 }
 
@@ -125,17 +123,14 @@ static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
         if (w > worst_ways)
             worst = i, worst_ways = w;
     }
-    if (ld > 0)
-        bf_table_num(t, "%.2f", ld);
-    else
-        bf_table_none(t);
-    if (st > 0)
-        bf_table_num(t, "%.2f", st);
-    else
-        bf_table_none(t);
+    bf_table_num_if(t, ld > 0, "%.2f", ld);
+    bf_table_num_if(t, st > 0, "%.2f", st);
+    uint64_t requests = 0;
+    for (int i = 0; i < n; ++i)
+        requests += sites[i].requests;
     if (worst < 0) {
         bf_table_none(t);
-        bf_table_text(t, "(no shared memory)");
+        bf_table_text(t, n == 0 ? "(no shared memory)" : requests == 0 ? "(no launch)" : "-");
         return;
     }
     bf_table_num(t, "%.2f", worst_ways);
@@ -321,21 +316,25 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
     return failed ? BF_EXIT_FAIL : ran == 0 && skipped ? BF_EXIT_NO_DEVICE : 0;
 }
 
+/* The facts of the device, a row each. */
 static int cmd_device(const struct bf_options *o, const struct bf_device *dev)
 {
-    struct bf_table t;
-    static const char *const none[] = {NULL};
-    bf_table_init(&t, none);
-    device_meta(&t, dev);
-    bf_table_meta(&t, "sm_clock", "max %d MHz", dev->max_sm_clock_mhz);
-    bf_table_meta(&t, "memory", "%.1f GB free for a run%s",
+    static const char *const none[] = {NULL}, *const cols[] = {"fact", "value", NULL};
+    struct bf_table facts, t;
+    bf_table_init(&facts, none);
+    device_meta(&facts, dev);
+    bf_table_meta(&facts, "sm_clock", "max %d MHz", dev->max_sm_clock_mhz);
+    bf_table_meta(&facts, "memory", "%.2f GB free for a run%s",
                   bf_device_free_bytes(o->mem_limit) / 1e9,
                   o->mem_limit > 0 ? " under --mem-limit" : "");
-    if (o->format == BF_FORMAT_CSV)
-        bf_table_print_meta(stdout, &t); /* the facts are all there is */
-    else
-        bf_table_print(stdout, &t, o->format);
-    bf_table_free(&t);
+    bf_table_init(&t, cols);
+    for (int i = 0; i < facts.nmeta; ++i) {
+        bf_table_row(&t);
+        bf_table_text(&t, "%s", facts.meta_key[i]);
+        bf_table_text(&t, "%s", facts.meta_val[i]);
+    }
+    bf_table_free(&facts);
+    print_table(&t, o->format);
     return 0;
 }
 
@@ -376,6 +375,10 @@ int main(int argc, char **argv)
 {
     struct bf_options o;
     char why[512], cmdline[1024];
+    if (bf_check_families(why, sizeof why) != 0) {
+        fprintf(stderr, "bankfree: %s\n", why);
+        return BF_EXIT_FAIL;
+    }
     if (bf_parse_options(argc, argv, &o, why, sizeof why) != 0)
         usage_error(why);
     command_line(argc, argv, cmdline, sizeof cmdline);

@@ -17,7 +17,7 @@ static const struct command_spec {
 } commands[BF_COMMANDS] = {
     [BF_CMD_MAIN] = {"", "bankfree [OPTIONS]",
                      "The benchmark of every family on a GPU; without one, the bank model's\n"
-                     "summary. Takes the options of bench.\n",
+                     "summary. Takes the options of bench (bankfree help bench).\n",
                      0},
     [BF_CMD_HELP] = {"help", "bankfree help [COMMAND]", "The overview, or a command's help.\n", 0},
     [BF_CMD_LIST] = {"list", "bankfree list [FILTER...] [OPTIONS]",
@@ -91,7 +91,7 @@ static const struct option_spec {
     [OPT_DEVICE] = {"--device", "N", ON_GPU | C(BF_CMD_DEVICE), 0,
                     "CUDA device N (default: the current device, so\n"
                     "CUDA_VISIBLE_DEVICES applies)"},
-    [OPT_MEM_LIMIT] = {"--mem-limit", "B", ON_GPU, 0,
+    [OPT_MEM_LIMIT] = {"--mem-limit", "B", ON_GPU | C(BF_CMD_DEVICE), 0,
                        "act as if the GPU had at most B bytes free (suffix K, M, G or T:\n"
                        "powers of 1024); cases needing more are skipped. Default: the\n"
                        "environment variable BANKFREE_MEM_LIMIT, else what is free"},
@@ -99,8 +99,8 @@ static const struct option_spec {
                     C(BF_CMD_MAIN) | C(BF_CMD_LIST) | C(BF_CMD_MODEL) | C(BF_CMD_BENCH) |
                         C(BF_CMD_DEVICE),
                     0,
-                    "table (default), md, csv (a header row, then rows; the run's facts\n"
-                    "go to stderr) or json"},
+                    "table (default), md, csv (a header row, then rows; the run's\n"
+                    "facts go to stderr) or json"},
     [OPT_HELP] = {"--help", NULL, ~0u, 1, "this help"},
 };
 
@@ -114,16 +114,14 @@ static int fail(char *why, size_t len, const char *fmt, ...)
     return -1;
 }
 
-/* Where a command's options are listed. */
+/* Where a command's options are listed: "bankfree help test". The main job
+ * takes bench's. */
 static const char *help_hint(enum bf_command c)
 {
-    return c == BF_CMD_MAIN     ? "bankfree --help"
-           : c == BF_CMD_LIST   ? "bankfree help list"
-           : c == BF_CMD_MODEL  ? "bankfree help model"
-           : c == BF_CMD_TEST   ? "bankfree help test"
-           : c == BF_CMD_BENCH  ? "bankfree help bench"
-           : c == BF_CMD_DEVICE ? "bankfree help device"
-                                : "bankfree --help";
+    static char hint[64];
+    snprintf(hint, sizeof hint, "bankfree help %s",
+             commands[c == BF_CMD_MAIN ? BF_CMD_BENCH : c].name);
+    return hint;
 }
 
 static void print_option(FILE *f, enum option_id id)
@@ -184,6 +182,8 @@ void bf_print_help(FILE *f, enum bf_command command)
               "  bench    timings beside the copy ceiling and the vendor library\n"
               "  device   the GPU bankfree sees\n"
               "  help     this, or `bankfree help COMMAND` (or COMMAND --help) for one\n"
+              "           command and its options; with no command, bankfree takes\n"
+              "           bench's options\n"
               "\n"
               "FILTER: FAMILY or FAMILY/VARIANT, e.g. transpose, transpose/padded (default:\n"
               "every family). Families:",
@@ -207,17 +207,18 @@ void bf_print_help(FILE *f, enum bf_command command)
             print_option(f, (enum option_id)id);
 }
 
-/* A whole decimal (or 0x hex) number in [lo, hi]: 0, -1 (not one), or -2 (too large). */
+/* A whole number in [lo, hi], decimal, or hex after 0x (a leading 0 is not
+ * octal: --seed 010 is ten). Returns 0, -1 (not one), or -2 (too large). */
 static int parse_number(const char *s, unsigned long long lo, unsigned long long hi,
                         unsigned long long *out)
 {
-    if (*s < '0' || *s > '9')
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    if (*digits == '\0' ||
+        strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") != strlen(digits))
         return -1;
-    char *end;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end != '\0')
-        return -1;
+    unsigned long long v = strtoull(digits, NULL, hex ? 16 : 10);
     if (errno == ERANGE || v > hi)
         return -2;
     if (v < lo)
@@ -243,6 +244,12 @@ static int parse_bytes(const char *s, double *out)
     return 0;
 }
 
+/* A bit for each of n variants or types (n <= 32). */
+static unsigned all_of(int n)
+{
+    return n >= 32 ? ~0u : (1u << n) - 1u;
+}
+
 static int select_filter(struct bf_options *o, const char *arg, char *why, size_t len)
 {
     const char *slash = strchr(arg, '/');
@@ -252,7 +259,7 @@ static int select_filter(struct bf_options *o, const char *arg, char *why, size_
         if (strlen(fam->name) != flen || strncmp(fam->name, arg, flen) != 0)
             continue;
         if (slash == NULL) {
-            o->variants[f] = (1u << fam->nvariants) - 1u;
+            o->variants[f] = all_of(fam->nvariants);
             return 0;
         }
         for (int v = 0; v < fam->nvariants; ++v)
@@ -271,15 +278,6 @@ static int command_of(const char *name)
         if (strcmp(name, commands[c].name) == 0)
             return c;
     return -1;
-}
-
-/* Dimensions a size is written with: "8192x8192" has 2. */
-static int size_dims(const char *text)
-{
-    int n = 1;
-    for (; *text; ++text)
-        n += *text == 'x';
-    return n;
 }
 
 /* Applies one option and its value (NULL for a flag). */
@@ -341,7 +339,7 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         return 0;
     case OPT_DEVICE:
         if (parse_number(v, 0, 1023, &n) != 0)
-            return fail(why, len, "--device '%s': give a device number, 0 or more", v);
+            return fail(why, len, "--device '%s': give a device number, 0 to 1023", v);
         o->device = (int)n;
         return 0;
     case OPT_MEM_LIMIT:
@@ -446,12 +444,12 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
 
     if (!filtered)
         for (int f = 0; f < bf_nfamilies; ++f)
-            o->variants[f] = (1u << bf_families[f]->nvariants) - 1u;
+            o->variants[f] = all_of(bf_families[f]->nvariants);
 
     /* Types: all of each family's, or those named that it has. A name no
      * selected family has is an error; a family with none of them drops out. */
     for (int f = 0; f < bf_nfamilies; ++f)
-        o->types[f] = ntypes ? 0u : (1u << bf_families[f]->ntypes) - 1u;
+        o->types[f] = ntypes ? 0u : all_of(bf_families[f]->ntypes);
     for (int k = 0; k < ntypes; ++k) {
         int found = 0;
         for (int f = 0; f < bf_nfamilies; ++f)
@@ -479,7 +477,7 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
                 continue;
             ++selected;
             only = bf_families[f];
-            matched |= size_dims(o->size_text[s]) == only->ndims;
+            matched |= bf_size_ndims(o->size_text[s]) == only->ndims;
         }
         if (!matched && selected == 1) {
             struct bf_size unused;
@@ -497,19 +495,48 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
     return 0;
 }
 
+/* A name as ctest cases and kernels take it: [a-z0-9_]+. */
+static int plain_name(const char *s)
+{
+    return s != NULL && *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
+
+int bf_check_families(char *why, size_t len)
+{
+    if (bf_nfamilies > BF_MAX_FAMILIES)
+        return fail(why, len, "%d families, more than BF_MAX_FAMILIES", bf_nfamilies);
+    for (int i = 0; i < bf_nfamilies; ++i) {
+        const struct bf_family *f = bf_families[i];
+        if (!plain_name(f->name))
+            return fail(why, len, "family '%s': a name must be [a-z0-9_]+", f->name);
+        if (f->nvariants < 1 || f->nvariants > 32 || f->ntypes < 1 || f->ntypes > BF_MAX_TYPES ||
+            f->ndims < 1 || f->ndims > BF_MAX_DIMS || f->size_form == NULL || f->model == NULL ||
+            f->test == NULL || f->bench == NULL || f->test_bytes == NULL || f->bench_bytes == NULL)
+            return fail(why, len,
+                        "family %s: 1-32 variants, 1-%d types, 1-%d dimensions, a size "
+                        "form and every hook, please (common/registry.h)",
+                        f->name, BF_MAX_TYPES, BF_MAX_DIMS);
+        for (int v = 0; v < f->nvariants; ++v)
+            if (!plain_name(f->variants[v].name))
+                return fail(why, len, "family %s: variant '%s': a name must be [a-z0-9_]+", f->name,
+                            f->variants[v].name);
+        for (int set = 0; set < BF_SIZE_SETS; ++set)
+            if (f->nsizes[set] < 1 || f->nsizes[set] > BF_MAX_SIZES)
+                return fail(why, len, "family %s: its %s size list needs 1 to %d sizes", f->name,
+                            bf_size_set_names[set], BF_MAX_SIZES);
+    }
+    return 0;
+}
+
 int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
                     struct bf_size out[BF_MAX_SIZES], char *why, size_t len)
 {
     int n = 0;
     for (int s = 0; s < o->nsizes; ++s) {
-        if (size_dims(o->size_text[s]) != f->ndims)
+        if (bf_size_ndims(o->size_text[s]) != f->ndims)
             continue; /* a size for another family */
         if (bf_size_parse(o->size_text[s], f, &out[n], why, len) != 0)
             return -1;
-        double bytes = f->test_bytes(&out[n]);
-        if (bytes > BF_MAX_DEVICE_BYTES)
-            return fail(why, len, "size '%s' needs %.1f TB of GPU memory, more than any GPU has",
-                        o->size_text[s], bytes / 1e12);
         int repeat = 0;
         for (int k = 0; k < n; ++k)
             repeat |= memcmp(&out[k], &out[n], sizeof out[n]) == 0;
@@ -520,7 +547,6 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
     int set = o->size_set;
     if (set < 0)
         set = o->command == BF_CMD_TEST ? BF_SIZES_TEST : BF_SIZES_BENCH;
-    int count = f->nsizes[set] < BF_MAX_SIZES ? f->nsizes[set] : BF_MAX_SIZES;
-    memcpy(out, f->sizes[set], (size_t)count * sizeof *out);
-    return count;
+    memcpy(out, f->sizes[set], (size_t)f->nsizes[set] * sizeof *out); /* bf_check_families */
+    return f->nsizes[set];
 }

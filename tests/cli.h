@@ -50,13 +50,13 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
 
 /* The sizes to run family f at: those given with --size that have f's number
  * of dimensions (each once), else the size list the options name. Returns
- * how many, or -1 with why (a size that does not parse, or one too large for
- * any GPU). */
+ * how many, or -1 with why (a size that does not parse). */
 int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
                     struct bf_size out[BF_MAX_SIZES], char *why, size_t len);
 
-/* The largest run any GPU could hold: 1 TiB. */
-#define BF_MAX_DEVICE_BYTES 1099511627776.0
+/* Every registered family within the runner's limits (names, counts, size
+ * lists, hooks). Returns 0, or -1 with one line of why. */
+int bf_check_families(char *why, size_t len);
 
 /* The help of a command, or the overview for BF_CMD_MAIN. */
 void bf_print_help(FILE *f, enum bf_command command);

@@ -146,8 +146,8 @@ static void bad_input(void)
     expect_usage_error(ARGS("test", "transpose", "--size", "4x4x4"), "takes 2 dimensions");
     expect_usage_error(ARGS("bench", "transpose", "--size", "99999999999999999999x2"),
                        "larger than 2^40");
-    expect_usage_error(ARGS("test", "transpose", "--size", "4000000x4000000"),
-                       "more than any GPU has");
+    expect_usage_error(ARGS("model", "transpose", "--size", "1099511627776x1099511627776"),
+                       "more than 2^48 elements");
     expect_usage_error(ARGS("test", "reduction", "--size", "1.5"), "'1.5' is not a whole number");
     expect_usage_error(ARGS("test", "--size", "1e6"), "'1e6' is not a whole number");
     expect_usage_error(ARGS("model", "--size", "256M"), "'256M' is not a whole number");
@@ -165,6 +165,8 @@ static void bad_input(void)
     expect_usage_error(ARGS("test", "--seed", "-1"), "from 0 to 2^64 - 1");
     expect_usage_error(ARGS("test", "--seed", "2^64"), "from 0 to 2^64 - 1");
     expect_usage_error(ARGS("test", "--seed", "18446744073709551616"), "larger than 2^64 - 1");
+    expect_usage_error(ARGS("test", "--seed", "0x"), "from 0 to 2^64 - 1");
+    expect_usage_error(ARGS("test", "--device", "1024"), "0 to 1023");
     expect_usage_error(ARGS("test", "--device", "one"), "--device 'one'");
     expect_usage_error(ARGS("test", "--mem-limit", "16Q"), "--mem-limit '16Q'");
     expect_usage_error(ARGS("test", "--mem-limit", "0"), "--mem-limit '0'");
@@ -187,6 +189,8 @@ static void bad_input(void)
                        "--format is given more than once");
     expect_usage_error(ARGS("model", "--sites=yes"), "--sites takes no value");
     expect_usage_error(ARGS("help", "nosuch"), "help: unknown command 'nosuch'");
+    expect_usage_error(ARGS("--sites"), "(bankfree help bench lists its options)");
+    expect_usage_error(ARGS("--bogus"), "(bankfree help bench lists them)");
 }
 
 /* Help, output formats and the model: the runner as a new user meets it. */
@@ -240,13 +244,21 @@ static void what_a_user_sees(void)
     EXPECT(r.status == 0 && strstr(r.out, "s=16: ld") != NULL && strstr(r.out, ",32.00,") != NULL,
            "model reduction/interleaved: 32-way at s=16: %s", r.out);
 
-    /* Any accepted size models at once: one tile of each kind, one block of each pass. */
+    /* Any accepted size models at once (one tile of each kind, one block of
+     * each pass): the largest take no longer than the smallest, to within
+     * half a second (a start of the runner alone is ~0.1 s). */
+    run(ARGS("model", "--sites", "--size", "3x3", "--size", "3"), &r);
+    double small = r.seconds;
     run(ARGS("model", "--sites", "--size", "1x16777216", "--size", "16777216x1", "--size",
-             "65536x65536", "--size", "1x137438953472", "--size", "137438953472x1", "--size",
-             "137438953472", "--size", "3"),
+             "16777216x16777216", "--size", "256x1099511627776", "--size", "1099511627776x256",
+             "--size", "1099511627776", "--size", "3"),
         &r);
-    EXPECT(r.status == 0 && r.seconds < 1.0, "model at the largest sizes: exit %d in %.2f s",
-           r.status, r.seconds);
+    EXPECT(r.status == 0 && r.seconds < small + 0.5,
+           "model at the largest sizes: exit %d in %.2f s (smallest: %.2f s)", r.status, r.seconds,
+           small);
+    /* An octal-looking number is decimal; hex needs 0x. */
+    run(ARGS("test", "transpose/naive", "--seed", "08", "--size", "3x3", "--device", "00"), &r);
+    EXPECT(r.status != 2, "--seed 08 --device 00 refused: %s", r.err);
 
     /* Output that cannot be written is a failure, said in one line. */
     run_to(ARGS("model"), "/dev/full", &r);
@@ -295,6 +307,13 @@ static int gpu_cases(void)
         return 77;
     }
     expect_usage_error(ARGS("device", "--device", "999"), "--device 999: this machine has");
+    run(ARGS("device", "--format", "csv", "--mem-limit", "1G"), &r);
+    EXPECT(r.status == 0 && strncmp(r.out, "fact,value\n", 11) == 0 &&
+               strstr(r.out, "memory,1.07 GB free for a run under --mem-limit") != NULL,
+           "device --format csv: %s", r.out);
+    run(ARGS("test", "transpose/naive", "--seed", "010", "--size", "3x3"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "# bankfree test: seed 0xa ") != NULL,
+           "--seed 010 is ten: %s", r.out);
     /* A case the GPU cannot hold is skipped with one line; the rest run. */
     run(ARGS("test", "transpose/naive", "--size", "33x65", "--size", "200000x200000"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "PASS  transpose/naive  f32  33x65") != NULL &&
