@@ -3,8 +3,8 @@
 # its "## Copy this" heading compile on their own, copied out of the
 # repository with their folders: the .cu with nvcc, the API header with a C11
 # compiler. No GPU needed.
-# usage: copy_check.sh NVCC SOURCE_DIR FAMILY
-nvcc=$1 src=$2 family=$3
+# usage: copy_check.sh NVCC SOURCE_DIR FAMILY [CC]
+nvcc=$1 src=$2 family=$3 cc=${4:-cc}
 readme=$src/$family/README.md
 files=$(awk '/^## /{on = $0 ~ /^## Copy this/; next} on && /^```/{block = !block; next} on && block' \
     "$readme")
@@ -27,7 +27,7 @@ for f in $files; do
         ;;
     */"$family".h)
         printf '#include "%s"\nint main(void) { return 0; }\n' "$f" >"$tmp/api.c"
-        ${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I "$tmp" -I "$cuda_include" \
+        "$cc" -std=c11 -Wall -Wextra -Werror -fsyntax-only -I "$tmp" -I "$cuda_include" \
             "$tmp/api.c" || status=1
         ;;
     esac

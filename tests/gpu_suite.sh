@@ -3,7 +3,8 @@
 # ctest -L gpu (and as if the GPU had 16 GiB), -L sanitize, -L hw, the
 # benchmark, and the example consumer built against the installed package.
 # Logs and tables go to $OUT (default ./out); a short summary is printed last.
-# Without a GPU it stops at once with the runner's one line.
+# Without a GPU it stops at once (nvidia-smi finds none), or after the build
+# with the runner's one line.
 #   sh tests/gpu_suite.sh [extra bankfree bench arguments]
 # STAGES picks stages (default: build gpu sanitize hw bench example); without
 # "build" the last build in $BUILD (default build-gpu) is used.
@@ -14,7 +15,7 @@ build=${BUILD:-build-gpu}
 stages=" ${STAGES:-build gpu sanitize hw bench example} "
 mkdir -p "$out"
 summary="$out/summary.txt"
-touch "$summary"
+: >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 has() { case $stages in *" $1 "*) return 0 ;; esac && return 1; }
 
@@ -27,6 +28,10 @@ has() { case $stages in *" $1 "*) return 0 ;; esac && return 1; }
     command -v ncu compute-sanitizer
 } >"$out/machine.txt" 2>&1
 
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "gpu_suite.sh: no CUDA GPU: nvidia-smi finds none"
+    exit 1
+fi
 if has build; then
     rm -rf "$build"
     start=$(date +%s)

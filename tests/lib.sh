@@ -25,6 +25,6 @@ find_cuda_tool() {
 require_gpu() {
     "$1" device >/dev/null
     status=$?
-    [ $status -eq 77 ] && skip "no CUDA device"
+    [ $status -eq 77 ] && skip "no CUDA GPU"
     [ $status -eq 0 ] || exit 1
 }
