@@ -93,7 +93,7 @@ int bf_bank_wavefronts(const struct bf_bank_rules *rules, struct bf_access acces
 /* One shared-memory access site of a kernel, summed over the warps that the
  * model replays through it. */
 struct bf_site {
-    const char *name;
+    const char *name; /* no commas: scripts read the model's CSV by column */
     struct bf_access access;
     uint64_t requests;   /* warp-wide instructions with at least one active lane */
     uint64_t wavefronts; /* their wavefronts */

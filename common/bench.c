@@ -9,15 +9,6 @@ const char *const bf_bench_columns[] = {
     "max_ms",    "noise_pct", "reps",         "rate",         "unit",      "of_ceiling",
     "vs_vendor", "vs_naive",  "smem_ld_ways", "smem_st_ways", NULL};
 
-/* A number cell, or an empty one where there is no number. */
-static void num_or_none(struct bf_table *t, const char *fmt, double v, int have)
-{
-    if (have)
-        bf_table_num(t, fmt, v);
-    else
-        bf_table_none(t);
-}
-
 /* The model's verdict on one launch of a variant: wavefronts per ideal, for
  * loads and for stores (empty when it has none). */
 static void model_cells(struct bf_table *t, const struct bf_family *f, int variant, int type,
@@ -27,8 +18,8 @@ static void model_cells(struct bf_table *t, const struct bf_family *f, int varia
     int nsites = variant >= 0 ? f->model(variant, type, size, &bf_rules_sm90, sites) : 0;
     double ld, st;
     bf_sites_ways(sites, nsites, &ld, &st);
-    num_or_none(t, "%.2f", ld, ld > 0);
-    num_or_none(t, "%.2f", st, st > 0);
+    bf_table_num_if(t, ld > 0, "%.2f", ld);
+    bf_table_num_if(t, st > 0, "%.2f", st);
 }
 
 int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
@@ -85,11 +76,11 @@ int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
         bf_table_num(t, "%d", tm->reps);
         bf_table_num(t, "%.1f", rate / 1e6);
         bf_table_text(t, "GB/s");
-        num_or_none(t, "%.3f", rate / ceiling_rate, ceiling_rate > 0);
-        num_or_none(t, "%.3f", vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0,
-                    vendor >= 0 && c[vendor].on);
-        num_or_none(t, "%.2f", naive >= 0 ? c[naive].time.median_ms / tm->median_ms : 0,
-                    naive >= 0 && c[i].variant >= 0);
+        bf_table_num_if(t, ceiling_rate > 0, "%.3f", rate / ceiling_rate);
+        bf_table_num_if(t, vendor >= 0 && c[vendor].on, "%.3f",
+                        vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0);
+        bf_table_num_if(t, naive >= 0 && c[i].variant >= 0, "%.2f",
+                        naive >= 0 ? c[naive].time.median_ms / tm->median_ms : 0);
         model_cells(t, family, c[i].variant, type, size);
     }
     return failed;

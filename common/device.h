@@ -31,8 +31,7 @@ struct bf_device {
 int bf_device_open(struct bf_device *dev, int id);
 
 /* GPU memory free for a run now, in bytes: what the driver says is free, and
- * no more than `limit` when limit > 0 (a smaller GPU, simulated; not less what
- * other processes hold, so that tests running side by side skip alike). */
+ * at most `limit` when limit > 0 (a smaller GPU, simulated). */
 double bf_device_free_bytes(double limit);
 
 /* The SM clock right now in MHz, read through NVML if the driver has it, else -1. */

@@ -95,6 +95,18 @@ void bf_table_none(struct bf_table *t)
         t->filled++; /* the cell stays NULL */
 }
 
+void bf_table_num_if(struct bf_table *t, int have, const char *fmt, ...)
+{
+    if (!have) {
+        bf_table_none(t);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    add_cell(t, vformat(fmt, ap), 1);
+    va_end(ap);
+}
+
 void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
 {
     if (t->nmeta == BF_TABLE_MAX_META)

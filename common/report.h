@@ -37,6 +37,8 @@ void bf_table_text(struct bf_table *t, const char *fmt, ...)
 void bf_table_num(struct bf_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))); /* next cell, a number */
 void bf_table_none(struct bf_table *t);    /* next cell, empty: "-", blank in CSV, null in JSON */
+void bf_table_num_if(struct bf_table *t, int have, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4))); /* next cell, a number if `have`, else empty */
 void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

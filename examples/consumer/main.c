@@ -28,6 +28,10 @@ int main(void)
     int devices = 0, driver = 0;
     cudaError_t err = cudaGetDeviceCount(&devices);
     cudaDriverGetVersion(&driver);
+    if (err == cudaErrorInsufficientDriver && driver > 0) {
+        fprintf(stderr, "example: the NVIDIA driver is older than this CUDA runtime: update it\n");
+        return 1;
+    }
     if (err != cudaSuccess || devices == 0) {
         fprintf(stderr, "example: no CUDA GPU (%s)\n",
                 driver == 0          ? "this machine has no NVIDIA driver"
