@@ -180,11 +180,11 @@ static void test_ideal(void)
 /* The column-written tile: __shared__ float data[32][32], one block of 1024
  * threads, row = tid % 32, col = tid / 32, data[row][col] = 100.f. Each warp
  * writes one column, all 32 lanes in bank col: 32 wavefronts, 31 conflicts a
- * warp; over 32 warps 992 = 31 * 32, the count of nvprof's
- * shared_st_bank_conflict on a GTX 1080 Ti with CUDA 10.0. (The kernel read
- * data[row][col] back in the same thread; -O3 removed that load, -G showed
- * another 992 load conflicts.) Padded to data[32][33], a warp's column is one
- * wavefront and there are no conflicts. */
+ * warp; over 32 warps 992 = 31 * 32 conflicts, what a profiler counting
+ * wavefronts beyond the ideal reports for the block (nvprof's
+ * shared_st_bank_conflict, ncu's l1tex__data_bank_conflicts_..._op_st).
+ * Padded to data[32][33], a warp's column is one wavefront and there are no
+ * conflicts. */
 static void test_column_tile_32x32(void)
 {
     uint64_t extra_naive = 0, extra_padded = 0;
@@ -203,7 +203,7 @@ static void test_column_tile_32x32(void)
         extra_naive += (uint64_t)(a.wavefronts - a.ideal);
         extra_padded += (uint64_t)(b.wavefronts - b.ideal);
     }
-    EXPECT_EQ(extra_naive, 992, "[32][32]: nvprof's shared_st_bank_conflict over 32 warps");
+    EXPECT_EQ(extra_naive, 992, "[32][32]: conflicts over 32 warps");
     EXPECT_EQ(extra_padded, 0, "[32][33] has no conflicts");
 }
 
