@@ -59,7 +59,7 @@ int bf_size_parse(const char *text, const struct bf_family *f, struct bf_size *o
         }
         start += n + 1;
     }
-    /* Each at most 2^40, so the product of two fits in 64 bits first. */
+    /* In a double: a product of dimensions up to 2^40 each cannot overflow it. */
     double elements = 1;
     for (int d = 0; d < f->ndims; ++d)
         elements *= (double)out->dim[d];

@@ -98,6 +98,12 @@ static int cmd_list(const struct bf_options *o)
 
 /* ---- model ---- */
 
+/* A site's wavefronts over its ideal; 0 when it made no request. */
+static double site_ways(const struct bf_site *x)
+{
+    return x->ideal ? (double)x->wavefronts / (double)x->ideal : 0;
+}
+
 /* The cells after family, type, size, variant: one site, or one launch. */
 static void site_cells(struct bf_table *t, const struct bf_site *x)
 {
@@ -107,8 +113,7 @@ static void site_cells(struct bf_table *t, const struct bf_site *x)
     bf_table_num(t, "%" PRIu64, x->requests);
     bf_table_num(t, "%" PRIu64, x->wavefronts);
     bf_table_num(t, "%" PRIu64, x->ideal);
-    bf_table_num_if(t, x->ideal > 0, "%.2f",
-                    x->ideal ? (double)x->wavefronts / (double)x->ideal : 0);
+    bf_table_num_if(t, x->ideal > 0, "%.2f", site_ways(x));
     bf_table_num(t, "%d", x->worst);
 }
 
@@ -116,21 +121,16 @@ static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
 {
     double ld, st;
     bf_sites_ways(sites, n, &ld, &st);
-    int worst = -1;
+    int worst = -1; /* stays -1 only when no site made a request */
     double worst_ways = 0;
-    for (int i = 0; i < n; ++i) {
-        double w = sites[i].ideal ? (double)sites[i].wavefronts / (double)sites[i].ideal : 0;
-        if (w > worst_ways)
-            worst = i, worst_ways = w;
-    }
+    for (int i = 0; i < n; ++i)
+        if (site_ways(&sites[i]) > worst_ways)
+            worst = i, worst_ways = site_ways(&sites[i]);
     bf_table_num_if(t, ld > 0, "%.2f", ld);
     bf_table_num_if(t, st > 0, "%.2f", st);
-    uint64_t requests = 0;
-    for (int i = 0; i < n; ++i)
-        requests += sites[i].requests;
     if (worst < 0) {
         bf_table_none(t);
-        bf_table_text(t, n == 0 ? "(no shared memory)" : requests == 0 ? "(no launch)" : "-");
+        bf_table_text(t, n == 0 ? "(no shared memory)" : "(no launch)");
         return;
     }
     bf_table_num(t, "%.2f", worst_ways);
@@ -355,9 +355,7 @@ static int run(const struct bf_options *o, const char *cmdline)
     int status = bf_device_open(&dev, o->device);
     if (status == BF_EXIT_NO_DEVICE && o->command == BF_CMD_MAIN) {
         fputs("bankfree: showing the bank model instead (bankfree --help for more)\n", stderr);
-        struct bf_options model = *o;
-        model.command = BF_CMD_MODEL;
-        return cmd_model(&model, cmdline);
+        return cmd_model(o, cmdline);
     }
     if (status != 0)
         return status;
