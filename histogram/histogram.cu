@@ -1,0 +1,182 @@
+/* Histograms with three homes for the counters: global memory, one shared
+ * copy per block, and shared copies laid out per lane (histogram_layout.h).
+ * One kernel body serves all three; they differ only in histogram_word and
+ * in how many words a block clears and merges. */
+#include "histogram/histogram.h"
+#include "histogram/histogram_layout.h"
+
+/* Counts one bin: into the output (global variant) or into the block's
+ * shared counters. atomicAdd with its result unused compiles to
+ * ATOMS.POPC.INC, which serves lanes on one word together. */
+template <enum histogram_variant V, int BINS>
+static __device__ __forceinline__ void count(uint32_t *counters, uint32_t *hist, uint32_t bin,
+                                             int lane)
+{
+    if (V == HISTOGRAM_GLOBAL)
+        atomicAdd(&hist[bin], 1u);
+    else
+        atomicAdd(&counters[histogram_word(V, BINS, bin, lane)], 1u);
+}
+
+/* The bins of the samples in one 32-bit word: four bytes, or two 16-bit
+ * samples >> 4 (little-endian, as the samples lie in memory). */
+template <enum histogram_variant V, int BINS>
+static __device__ __forceinline__ void count_word(uint32_t *counters, uint32_t *hist, uint32_t w,
+                                                  int lane)
+{
+    if (BINS == HISTOGRAM_U8_BINS) {
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            count<V, BINS>(counters, hist, w >> (8 * k) & 0xffu, lane);
+    } else {
+        count<V, BINS>(counters, hist, (w & 0xffffu) >> 4, lane);
+        count<V, BINS>(counters, hist, w >> 20, lane);
+    }
+}
+
+/* Sample i read singly, from bytes (any alignment). */
+template <int BINS> static __device__ __forceinline__ uint32_t bin_at(const uint8_t *in, int64_t i)
+{
+    if (BINS == HISTOGRAM_U8_BINS)
+        return in[i];
+    return ((uint32_t)in[2 * i] | (uint32_t)in[2 * i + 1] << 8) >> 4;
+}
+
+/* Each block clears its counters, counts the vectors of its tiles (a tile is
+ * HISTOGRAM_LOADS vectors a thread, the grid striding over the input), and
+ * adds its counts into hist. The last block also counts the head and tail
+ * samples. STRADDLE: 16-bit samples at an odd address; the vectors' words are
+ * shifted by one byte, the last byte coming from the next vector (the next
+ * lane's, or loaded). */
+template <enum histogram_variant V, int BINS, int STRADDLE>
+__global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024)
+    histogram_kernel(uint32_t *__restrict__ hist, const uint8_t *__restrict__ in,
+                     struct histogram_split split)
+{
+    constexpr int THREADS = BINS == HISTOGRAM_U8_BINS ? 512 : 1024;
+    const uint32_t WORDS = histogram_words(V, BINS); /* constants once inlined */
+    extern __shared__ uint4 smem[];
+    uint32_t *counters = (uint32_t *)smem;
+    const int tid = threadIdx.x, lane = tid % 32;
+
+    for (uint32_t i = tid; i < WORDS / 4; i += THREADS)
+        smem[i] = make_uint4(0, 0, 0, 0);
+    if (WORDS > 0)
+        __syncthreads();
+
+    if (blockIdx.x == gridDim.x - 1) {
+        const int64_t tail_start = split.head + split.vectors * split.per_vector;
+        if (tid < split.head)
+            count<V, BINS>(counters, hist, bin_at<BINS>(in, tid), lane);
+        if (tid < split.tail)
+            count<V, BINS>(counters, hist, bin_at<BINS>(in, tail_start + tid), lane);
+    }
+
+    const uint4 *vec = (const uint4 *)split.first_vector;
+    const int64_t tile = (int64_t)THREADS * HISTOGRAM_LOADS;
+    for (int64_t base = blockIdx.x * tile; base < split.vectors; base += gridDim.x * tile) {
+        uint4 x[HISTOGRAM_LOADS];
+#pragma unroll
+        for (int k = 0; k < HISTOGRAM_LOADS; ++k) {
+            const int64_t v = base + k * THREADS + tid;
+            x[k] = v < split.vectors ? __ldg(vec + v) : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int k = 0; k < HISTOGRAM_LOADS; ++k) {
+            const int64_t v = base + k * THREADS + tid;
+            uint4 w = x[k];
+            if (STRADDLE) {
+                /* byte 16 of this vector's samples: the next vector's first */
+                uint32_t next = __shfl_down_sync(0xffffffffu, x[k].x, 1);
+                if (v < split.vectors && (lane == 31 || v + 1 >= split.vectors))
+                    next = *(const uint8_t *)(vec + v + 1);
+                w = make_uint4(
+                    __funnelshift_r(x[k].x, x[k].y, 8), __funnelshift_r(x[k].y, x[k].z, 8),
+                    __funnelshift_r(x[k].z, x[k].w, 8), __funnelshift_r(x[k].w, next, 8));
+            }
+            if (v < split.vectors) {
+                count_word<V, BINS>(counters, hist, w.x, lane);
+                count_word<V, BINS>(counters, hist, w.y, lane);
+                count_word<V, BINS>(counters, hist, w.z, lane);
+                count_word<V, BINS>(counters, hist, w.w, lane);
+            }
+        }
+    }
+    if (WORDS == 0)
+        return;
+
+    /* Merge: thread t sums the copies of bin t (and t + THREADS, ...) and adds
+     * the total into hist: a warp adds 32 consecutive bins with one coalesced
+     * atomic (integer atomics: exact in any order). Lane l starts at copy
+     * l / (32 / copies), so the 32 lanes read 32 different banks each step. */
+    __syncthreads();
+    const int COPIES = histogram_copies(V, BINS);
+    for (uint32_t bin = tid; bin < BINS; bin += THREADS) {
+        uint32_t total = 0;
+        for (int i = 0; i < COPIES; ++i)
+            total += counters[histogram_merge_word(V, BINS, bin, i, lane)];
+        if (total != 0)
+            atomicAdd(&hist[bin], total);
+    }
+}
+
+/* ---- launchers ---- */
+
+template <enum histogram_variant V, int BINS, int STRADDLE>
+static cudaError_t launch(uint32_t *hist, const uint8_t *in, struct histogram_split split,
+                          int64_t blocks, cudaStream_t stream)
+{
+    auto kernel = histogram_kernel<V, BINS, STRADDLE>;
+    const size_t bytes = 4u * histogram_words(V, BINS);
+    if (bytes > 48 * 1024) { /* above the default limit: ask for it */
+        cudaError_t err =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        if (err != cudaSuccess)
+            return err;
+    }
+    kernel<<<(unsigned)blocks, histogram_threads(BINS), bytes, stream>>>(hist, in, split);
+    return cudaGetLastError();
+}
+
+template <int BINS>
+static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, const uint8_t *in,
+                             int64_t n, cudaStream_t stream)
+{
+    if ((unsigned)variant >= HISTOGRAM_VARIANTS || hist == NULL || n < 0 || (in == NULL && n > 0))
+        return cudaErrorInvalidValue;
+    cudaError_t err = cudaMemsetAsync(hist, 0, 4u * BINS, stream);
+    if (err != cudaSuccess || n == 0)
+        return err;
+
+    const int sample_bytes = BINS == HISTOGRAM_U8_BINS ? 1 : 2;
+    const struct histogram_split split = histogram_split_input((uintptr_t)in, sample_bytes, n);
+    int device, sms;
+    if ((err = cudaGetDevice(&device)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
+        return err;
+    const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
+    switch (variant) {
+    case HISTOGRAM_GLOBAL:
+        return split.straddle ? launch<HISTOGRAM_GLOBAL, BINS, 1>(hist, in, split, blocks, stream)
+                              : launch<HISTOGRAM_GLOBAL, BINS, 0>(hist, in, split, blocks, stream);
+    case HISTOGRAM_SHARED:
+        return split.straddle ? launch<HISTOGRAM_SHARED, BINS, 1>(hist, in, split, blocks, stream)
+                              : launch<HISTOGRAM_SHARED, BINS, 0>(hist, in, split, blocks, stream);
+    default:
+        return split.straddle
+                   ? launch<HISTOGRAM_REPLICATED, BINS, 1>(hist, in, split, blocks, stream)
+                   : launch<HISTOGRAM_REPLICATED, BINS, 0>(hist, in, split, blocks, stream);
+    }
+}
+
+extern "C" cudaError_t histogram_u8(enum histogram_variant variant, uint32_t *hist,
+                                    const uint8_t *in, int64_t n, cudaStream_t stream)
+{
+    return histogram<HISTOGRAM_U8_BINS>(variant, hist, in, n, stream);
+}
+
+extern "C" cudaError_t histogram_u16(enum histogram_variant variant, uint32_t *hist,
+                                     const uint16_t *in, int64_t n, cudaStream_t stream)
+{
+    return histogram<HISTOGRAM_U16_BINS>(variant, hist, (const uint8_t *)in, n, stream);
+}

@@ -1,0 +1,132 @@
+/* Where the histogram kernels count, and how an input is split among them.
+ * The kernels in histogram.cu call these functions for every shared-memory
+ * access; the bank model calls the very same functions for every lane of
+ * every warp, on the same input, so the model cannot drift from the code.
+ *
+ * A warp counts 32 samples at a time, one per lane, with atomicAdd(&s[w], 1)
+ * (its result unused: ATOMS.POPC.INC). Lanes on one word share a wavefront;
+ * lanes on different words of one bank take one wavefront each
+ * (histogram/README.md gives the measured rules). Where the word w of a bin
+ * lies is the whole difference between the variants:
+ *
+ *   shared      one copy, w = bin: bin b in bank b % 32. Uniform bytes cost
+ *               about 3.5 wavefronts a request; bytes from {0, 32, ... 224}
+ *               all land in bank 0: up to 8-way (256 bins), 32-way (4096).
+ *   replicated  256 bins: 32 copies, w = bin * 32 + lane. Every counter of
+ *               lane l lies in bank l: one wavefront a request, any input.
+ *               4096 bins: 32 copies would need 512 KiB; 8 copies fit (128
+ *               KiB), copy c = lane % 8 confined to banks 4c .. 4c + 3:
+ *               w = (bin / 4) * 32 + 4 * (lane % 8) + bin % 4. Only the 4
+ *               lanes of one copy can collide: at most 4 wavefronts, any input.
+ */
+#ifndef BANKFREE_HISTOGRAM_LAYOUT_H
+#define BANKFREE_HISTOGRAM_LAYOUT_H
+
+#include <stdint.h>
+
+#include "common/hostdev.h"
+#include "histogram/histogram.h"
+
+#define HISTOGRAM_LOADS 4 /* 16-byte loads a thread keeps in flight */
+
+/* Threads a block: 512 for 8-bit samples, 1024 for 16-bit (measured best). */
+static BF_HD int histogram_threads(int bins)
+{
+    return bins == HISTOGRAM_U8_BINS ? 512 : 1024;
+}
+
+/* The word of shared memory that lane `lane` increments for `bin`. */
+static BF_HD uint32_t histogram_word(enum histogram_variant variant, int bins, uint32_t bin,
+                                     int lane)
+{
+    if (variant != HISTOGRAM_REPLICATED)
+        return bin;
+    if (bins == HISTOGRAM_U8_BINS)
+        return bin * 32u + (uint32_t)lane;
+    return bin / 4u * 32u + 4u * ((uint32_t)lane % 8u) + bin % 4u;
+}
+
+/* Words of shared memory a block counts in (0: none, global atomics). */
+static BF_HD uint32_t histogram_words(enum histogram_variant variant, int bins)
+{
+    return variant == HISTOGRAM_GLOBAL   ? 0u
+           : variant == HISTOGRAM_SHARED ? (uint32_t)bins
+           : bins == HISTOGRAM_U8_BINS   ? (uint32_t)bins * 32u
+                                         : (uint32_t)bins * 8u;
+}
+
+/* Copies of each bin a block keeps: 1, 32 (256 bins) or 8 (4096 bins). */
+static BF_HD int histogram_copies(enum histogram_variant variant, int bins)
+{
+    return variant != HISTOGRAM_REPLICATED ? 1 : bins == HISTOGRAM_U8_BINS ? 32 : 8;
+}
+
+/* The word the merge reads at step i (of histogram_copies) for `bin`, in the
+ * lane `lane` of a warp that merges 32 consecutive bins: copy
+ * (i + lane / (32 / copies)) % copies, so that the 32 lanes hit 32 banks. The
+ * copy of lane l is the one lane l (mod copies) counted into. */
+static BF_HD uint32_t histogram_merge_word(enum histogram_variant variant, int bins, uint32_t bin,
+                                           int i, int lane)
+{
+    const int copies = histogram_copies(variant, bins);
+    return histogram_word(variant, bins, bin, (i + lane / (32 / copies)) % copies);
+}
+
+/* Blocks an SM runs at once, as measured on the H100 (shared memory and
+ * registers): the grid is this times the SMs, each block striding over the
+ * input, so the set-up and merge are paid once a block. */
+static BF_HD int histogram_blocks_per_sm(enum histogram_variant variant, int bins)
+{
+    if (variant == HISTOGRAM_REPLICATED)
+        return bins == HISTOGRAM_U8_BINS ? 2 : 1; /* 32 KiB; 128 KiB */
+    return bins == HISTOGRAM_U8_BINS ? 4 : 2;     /* 512 or 1024 threads, 32 registers */
+}
+
+/* How n samples starting at byte address `start` are read: `head` samples
+ * singly, then `vectors` aligned 16-byte vectors of `per_vector` samples from
+ * the first 16-byte boundary, then `tail` samples singly. For 16-bit samples
+ * at an odd address (`straddle`), vector v holds the 8 samples that start in
+ * it, the last one finishing in the next vector's first byte. */
+struct histogram_split {
+    int64_t head, vectors, tail;
+    int per_vector;
+    int straddle;
+    uint64_t first_vector; /* byte address of vector 0 */
+};
+
+static BF_HD struct histogram_split histogram_split_input(uint64_t start, int sample_bytes,
+                                                          int64_t n)
+{
+    struct histogram_split s;
+    uint64_t q = (start + 15u) / 16u * 16u, gap = q - start;
+    int64_t bytes = n * sample_bytes;
+    s.per_vector = 16 / sample_bytes;
+    s.straddle = sample_bytes == 2 && start % 2u != 0;
+    s.first_vector = q;
+    /* samples starting before q; a straddling sample starting at q - 1 too */
+    s.head = (int64_t)((gap + (uint64_t)sample_bytes - 1u) / (uint64_t)sample_bytes);
+    if (s.head > n)
+        s.head = n;
+    int64_t left = bytes - (int64_t)gap; /* bytes from q on */
+    if (left <= 0)
+        s.vectors = 0;
+    else if (s.straddle)
+        s.vectors = (left - 1) / 16; /* each needs the next vector's first byte */
+    else
+        s.vectors = left / 16;
+    s.tail = n - s.head - s.vectors * s.per_vector;
+    return s;
+}
+
+/* The grid: enough blocks for the vectors, at most blocks_per_sm * sms; one
+ * block at least (for the head and tail). */
+static BF_HD int64_t histogram_blocks(enum histogram_variant variant, int bins, int64_t vectors,
+                                      int sms)
+{
+    int64_t tile = (int64_t)histogram_threads(bins) * HISTOGRAM_LOADS;
+    int64_t need = (vectors + tile - 1) / tile,
+            most = (int64_t)sms * histogram_blocks_per_sm(variant, bins);
+    return need < 1 ? 1 : need < most ? need : most;
+}
+
+#endif

@@ -1,0 +1,299 @@
+/* The histogram family as the runner sees it: variants, inputs, sizes, the
+ * model hook, the correctness test and the benchmark with its comparators
+ * (the read ceiling: the faster of reduction/tuned and cub::DeviceReduce::Sum
+ * over the same bytes; cub::DeviceHistogram::HistogramEven, the vendor's). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bench.h"
+#include "common/check.h"
+#include "common/registry.h"
+#include "common/validate.h"
+#include "histogram/histogram.h"
+#include "histogram/histogram_model.h"
+#include "histogram/histogram_ref.h"
+#include "histogram/histogram_suite.h"
+#include "reduction/reduction.h"
+#include "reduction/reduction_cub.h"
+
+extern const struct bf_family histogram_family;
+
+static const struct bf_variant variants[HISTOGRAM_VARIANTS] = {
+    [HISTOGRAM_GLOBAL] = {"global", "atomicAdd on the output in global memory, no shared memory"},
+    [HISTOGRAM_SHARED] = {"shared", "one shared copy a block: lanes collide, up to 32-way"},
+    [HISTOGRAM_REPLICATED] = {"replicated", "a copy per lane (256 bins: conflict-free) or per 4 "
+                                            "lanes in 4 banks (4096: at most 4-way)"},
+};
+
+/* Types: the sample width (u8: 256 bins; u16: 4096) and the input. */
+static const char *const types[] = {
+    "u8-uniform",  "u8-same",  "u8-skewed",  "u8-onebank",
+    "u16-uniform", "u16-same", "u16-skewed", "u16-onebank",
+};
+static int type_bins(int type)
+{
+    return type < HISTOGRAM_INPUTS ? HISTOGRAM_U8_BINS : HISTOGRAM_U16_BINS;
+}
+static enum histogram_input type_input(int type)
+{
+    return (enum histogram_input)(type % HISTOGRAM_INPUTS);
+}
+static int sample_bytes(int type)
+{
+    return type_bins(type) == HISTOGRAM_U8_BINS ? 1 : 2;
+}
+
+/* A size is the input's length in bytes (16-bit samples: half as many, any
+ * odd byte dropped). The input starts size % 16 bytes past a 16-byte
+ * boundary, so the sizes cover every alignment, odd ones for 16-bit samples. */
+static uint64_t start_offset(const struct bf_size *s)
+{
+    return (uint64_t)(s->dim[0] % 16);
+}
+
+/* Every edge: empty, one sample, less than a vector, a vector either side,
+ * primes, many blocks, 1 GiB, and past 2^32 bytes: 2^32 + 5 equal bytes put
+ * 2^32 + 5 counts in one bin, which reads 5 (the counts wrap modulo 2^32). */
+static const struct bf_size test_sizes[] = {
+    {1, {0}},       {1, {1}},        {1, {2}},          {1, {3}},
+    {1, {15}},      {1, {16}},       {1, {17}},         {1, {31}},
+    {1, {33}},      {1, {1021}},     {1, {4099}},       {1, {65537}},
+    {1, {1000003}}, {1, {16777259}}, {1, {1073741824}}, {1, {4294967301}},
+};
+static const struct bf_size quick_sizes[] = {
+    {1, {0}}, {1, {1}}, {1, {3}}, {1, {17}}, {1, {1021}}, {1, {65537}},
+};
+/* 1 GiB, memory-bound; 32 MiB, resident in L2 between repetitions (warm). */
+static const struct bf_size bench_sizes[] = {{1, {1073741824}}, {1, {33554432}}};
+/* For ncu: a few blocks, tens of blocks, one full wave, and the bench's
+ * 32 MiB, where the grid strides (its size follows the GPU's SMs). */
+static const struct bf_size hw_sizes[] = {
+    {1, {65537}}, {1, {1000003}}, {1, {16777259}}, {1, {33554432}}};
+
+static double test_bytes(const struct bf_size *s)
+{
+    return (double)s->dim[0] + 32.0 + 4.0 * HISTOGRAM_U16_BINS;
+}
+
+/* CUB's temporary storage and the ceilings' partial sums: a few MB. */
+static double bench_bytes(const struct bf_size *s)
+{
+    return test_bytes(s) + (64 << 20);
+}
+
+static int histogram_model(int variant, int type, const struct bf_size *size, uint64_t seed,
+                           const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+{
+    return histogram_model_launch((enum histogram_variant)variant, type_bins(type),
+                                  type_input(type), seed, size->dim[0] / sample_bytes(type),
+                                  start_offset(size), rules, sites);
+}
+
+/* The input on the device, the output, and the CPU's counts of it. */
+struct data {
+    int type, bins;
+    int64_t n; /* samples */
+    void *d_base, *d_in;
+    uint32_t *d_hist;
+    uint32_t want[HISTOGRAM_U16_BINS];
+};
+
+static void data_init(struct data *d, int type, const struct bf_size *s, uint64_t seed)
+{
+    memset(d, 0, sizeof *d);
+    d->type = type;
+    d->bins = type_bins(type);
+    d->n = s->dim[0] / sample_bytes(type);
+    const size_t bytes = (size_t)d->n * (size_t)sample_bytes(type);
+    BF_CHECK(cudaMalloc(&d->d_base, bytes + 16));
+    d->d_in = (char *)d->d_base + start_offset(s);
+    BF_CHECK(histogram_fill(d->d_in, d->n, d->bins, type_input(type), seed, 0));
+    BF_CHECK(cudaMalloc((void **)&d->d_hist, 4u * HISTOGRAM_U16_BINS));
+
+    /* The reference counts what the device holds, a chunk at a time. */
+    const size_t chunk = (size_t)1 << 26;
+    uint8_t *host = malloc(chunk);
+    BF_CHECK_STATUS(host != NULL, "malloc", "out of host memory");
+    for (size_t i = 0; i < bytes; i += chunk) {
+        size_t m = bytes - i < chunk ? bytes - i : chunk;
+        BF_CHECK(cudaMemcpy(host, (const char *)d->d_in + i, m, cudaMemcpyDeviceToHost));
+        if (d->bins == HISTOGRAM_U8_BINS)
+            histogram_ref_add_u8(d->want, host, m);
+        else
+            histogram_ref_add_u16(d->want, host, m / 2);
+    }
+    free(host);
+}
+
+static void data_free(struct data *d)
+{
+    BF_CHECK(cudaFree(d->d_base));
+    BF_CHECK(cudaFree(d->d_hist));
+}
+
+static cudaError_t run(const struct data *d, enum histogram_variant v, cudaStream_t stream)
+{
+    if (d->bins == HISTOGRAM_U8_BINS)
+        return histogram_u8(v, d->d_hist, d->d_in, d->n, stream);
+    return histogram_u16(v, d->d_hist, d->d_in, d->n, stream);
+}
+
+/* Every bin against the reference. 0 if right. */
+static int check(const struct data *d, char *why, size_t len)
+{
+    uint32_t got[HISTOGRAM_U16_BINS];
+    BF_CHECK(cudaMemcpy(got, d->d_hist, 4u * (size_t)d->bins, cudaMemcpyDeviceToHost));
+    size_t first, bad = bf_compare_exact(got, d->want, (size_t)d->bins, 4, &first);
+    if (bad == 0)
+        return 0;
+    snprintf(why, len, "%zu of %d bins wrong; first bin %zu = %u, want %u", bad, d->bins, first,
+             got[first], d->want[first]);
+    return 1;
+}
+
+static int histogram_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
+                          size_t len)
+{
+    struct data *d = malloc(sizeof *d);
+    BF_CHECK_STATUS(d != NULL, "malloc", "out of host memory");
+    data_init(d, type, s, seed);
+    BF_CHECK(bf_poison(d->d_hist, 4u * HISTOGRAM_U16_BINS, 0));
+    BF_CHECK(run(d, (enum histogram_variant)variant, 0));
+    BF_CHECK(cudaDeviceSynchronize());
+    int bad = check(d, why, len);
+    data_free(d);
+    free(d);
+    return bad;
+}
+
+/* ---- benchmark ---- */
+
+struct bench {
+    struct data d;
+    void *cub_tmp, *sum_tmp;
+    size_t cub_bytes, sum_bytes;
+    int32_t *d_sum;
+};
+
+struct job {
+    struct bench *b;
+    int variant; /* a histogram_variant, or a row below for the comparators */
+};
+
+enum { ROW_TUNED, ROW_CUB_SUM, ROW_CUB, ROW_VARIANT0, ROWS = ROW_VARIANT0 + HISTOGRAM_VARIANTS };
+
+/* The read ceilings sum the input as int32 words (its bytes, to the last
+ * whole word). */
+static int64_t words(const struct bench *b)
+{
+    return b->d.n * sample_bytes(b->d.type) / 4;
+}
+
+static cudaError_t run_job(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    struct bench *b = j->b;
+    size_t bytes;
+    switch (j->variant) {
+    case -1 - ROW_TUNED:
+        return reduction_sum_i32(REDUCTION_TUNED, b->d_sum, b->d.d_in, words(b), b->sum_tmp,
+                                 b->sum_bytes, stream);
+    case -1 - ROW_CUB_SUM:
+        bytes = b->sum_bytes;
+        return reduction_cub_sum_i32(b->d_sum, b->d.d_in, words(b), b->sum_tmp, &bytes, stream);
+    case -1 - ROW_CUB:
+        bytes = b->cub_bytes;
+        return histogram_cub(b->d.bins, b->d.d_hist, b->d.d_in, b->d.n, b->cub_tmp, &bytes, stream);
+    default:
+        return run(&b->d, (enum histogram_variant)j->variant, stream);
+    }
+}
+
+static cudaError_t poison_job(void *arg)
+{
+    const struct job *j = arg;
+    return bf_poison(j->b->d.d_hist, 4u * HISTOGRAM_U16_BINS, 0);
+}
+
+static int check_job(void *arg, char *why, size_t len)
+{
+    const struct job *j = arg;
+    return check(&j->b->d, why, len);
+}
+
+static int histogram_bench(unsigned mask, int type, const struct bf_size *s,
+                           const struct bf_bench_ctx *ctx, struct bf_table *t)
+{
+    struct bench *b = calloc(1, sizeof *b);
+    BF_CHECK_STATUS(b != NULL, "malloc", "out of host memory");
+    data_init(&b->d, type, s, ctx->seed);
+    BF_CHECK(cudaMalloc((void **)&b->d_sum, 4));
+    BF_CHECK(histogram_cub(b->d.bins, b->d.d_hist, b->d.d_in, b->d.n, NULL, &b->cub_bytes, 0));
+    BF_CHECK(cudaMalloc(&b->cub_tmp, b->cub_bytes ? b->cub_bytes : 1));
+    size_t cub_sum = 0;
+    BF_CHECK(reduction_cub_sum_i32(b->d_sum, b->d.d_in, words(b), NULL, &cub_sum, 0));
+    b->sum_bytes = reduction_workspace_bytes(REDUCTION_TUNED, words(b));
+    b->sum_bytes = cub_sum > b->sum_bytes ? cub_sum : b->sum_bytes;
+    BF_CHECK(cudaMalloc(&b->sum_tmp, b->sum_bytes ? b->sum_bytes : 1));
+
+    struct job jobs[ROWS];
+    struct bf_contender c[ROWS];
+    const double bytes = (double)b->d.n * sample_bytes(type);
+    for (int r = 0; r < ROWS; ++r) {
+        jobs[r] = (struct job){b, r - ROW_VARIANT0};
+        c[r] = (struct bf_contender){.on = 1,
+                                     .variant = r < ROW_VARIANT0 ? -1 : r - ROW_VARIANT0,
+                                     .bytes = bytes,
+                                     .run = run_job,
+                                     .arg = &jobs[r],
+                                     .poison = poison_job,
+                                     .check = check_job};
+        if (r >= ROW_VARIANT0) {
+            c[r].name = variants[r - ROW_VARIANT0].name;
+            c[r].on = (int)(mask >> (r - ROW_VARIANT0) & 1u);
+        }
+    }
+    jobs[ROW_TUNED].variant = -1 - ROW_TUNED;
+    jobs[ROW_CUB_SUM].variant = -1 - ROW_CUB_SUM;
+    jobs[ROW_CUB].variant = -1 - ROW_CUB;
+    c[ROW_TUNED].name = "reduction/tuned (read ceiling)";
+    c[ROW_CUB_SUM].name = "cub::DeviceReduce::Sum (read ceiling)";
+    c[ROW_TUNED].ceiling = c[ROW_CUB_SUM].ceiling = 1;
+    c[ROW_TUNED].poison = c[ROW_CUB_SUM].poison = NULL; /* sums: timed, not checked here */
+    c[ROW_TUNED].check = c[ROW_CUB_SUM].check = NULL;
+    c[ROW_CUB].name = "cub::DeviceHistogram::HistogramEven";
+
+    /* Data that fits in L2 stays there between repetitions: the update rate
+     * of shared memory is then the limit, not DRAM. */
+    const int warm = bytes <= (double)ctx->dev->l2_bytes;
+    int failed = bf_bench_run(c, ROWS, ROW_CUB, &histogram_family, type, s, bytes, warm, ctx, t);
+
+    BF_CHECK(cudaFree(b->d_sum));
+    BF_CHECK(cudaFree(b->cub_tmp));
+    BF_CHECK(cudaFree(b->sum_tmp));
+    data_free(&b->d);
+    free(b);
+    return failed;
+}
+
+const struct bf_family histogram_family = {
+    .name = "histogram",
+    .summary = "256 bins of bytes, 4096 bins of 16-bit samples >> 4, any length",
+    .variants = variants,
+    .nvariants = HISTOGRAM_VARIANTS,
+    BF_ARRAY(types, types),
+    .ndims = 1,
+    .min_dim = 0,
+    .model_types_alike = 0,
+    .size_form = "BYTES",
+    BF_SIZES(BF_SIZES_TEST, test_sizes),
+    BF_SIZES(BF_SIZES_QUICK, quick_sizes),
+    BF_SIZES(BF_SIZES_BENCH, bench_sizes),
+    BF_SIZES(BF_SIZES_HW, hw_sizes),
+    .test_bytes = test_bytes,
+    .bench_bytes = bench_bytes,
+    .model = histogram_model,
+    .test = histogram_test,
+    .bench = histogram_bench,
+};

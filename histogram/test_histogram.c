@@ -1,0 +1,244 @@
+/* The histogram family on the CPU: the layouts' banks, the merge's rows, the
+ * split of an input at any alignment, the model on adversarial and real
+ * inputs, the inputs themselves, and the reference. */
+#include <string.h>
+
+#include "common/bank_model.h"
+#include "histogram/histogram_layout.h"
+#include "histogram/histogram_model.h"
+#include "histogram/histogram_ref.h"
+#include "tests/unit.h"
+
+static const int bin_counts[2] = {HISTOGRAM_U8_BINS, HISTOGRAM_U16_BINS};
+
+/* Replicated: lane l's counters lie in bank l (256 bins) or in banks
+ * 4(l % 8) .. 4(l % 8) + 3 (4096); every (bin, copy) has its own word; the
+ * merge finds each word's bin. */
+static void test_layouts(void)
+{
+    for (int k = 0; k < 2; ++k) {
+        const int bins = bin_counts[k];
+        for (int v = HISTOGRAM_SHARED; v <= HISTOGRAM_REPLICATED; ++v) {
+            const enum histogram_variant var = (enum histogram_variant)v;
+            const uint32_t words = histogram_words(var, bins);
+            int bad_bank = 0, bad_range = 0, bad_merge = 0;
+            /* every word belongs to one (bin, copy) */
+            static unsigned char used[32768];
+            memset(used, 0, sizeof used);
+            for (uint32_t bin = 0; bin < (uint32_t)bins; ++bin)
+                for (int lane = 0; lane < 32; ++lane) {
+                    uint32_t w = histogram_word(var, bins, bin, lane);
+                    bad_range += w >= words;
+                    if (var == HISTOGRAM_REPLICATED)
+                        bad_bank += bins == HISTOGRAM_U8_BINS ? w % 32 != (uint32_t)lane
+                                                              : w % 32 / 4 != (uint32_t)lane % 8;
+                }
+            /* the merge reads each word once, and a warp's 32 reads hit 32 banks */
+            const int copies = histogram_copies(var, bins);
+            for (uint32_t first = 0; first < (uint32_t)bins; first += 32)
+                for (int i = 0; i < copies; ++i) {
+                    uint32_t banks = 0;
+                    for (int lane = 0; lane < 32; ++lane) {
+                        uint32_t w =
+                            histogram_merge_word(var, bins, first + (uint32_t)lane, i, lane);
+                        bad_merge += w >= words || used[w]++ != 0;
+                        banks |= 1u << (w % 32);
+                    }
+                    bad_merge += banks != ~0u;
+                }
+            for (uint32_t w = 0; w < words; ++w)
+                bad_merge += used[w] != 1;
+            EXPECT(!bad_bank && !bad_range && !bad_merge,
+                   "%d bins, variant %d: %d off their banks, %d out of range, %d merge faults",
+                   bins, v, bad_bank, bad_range, bad_merge);
+            EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
+        }
+    }
+    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS), 128 * 1024,
+              "4096-bin replicated: 128 KiB");
+}
+
+static int one_request(enum histogram_variant v, int bins, const uint32_t bin[32])
+{
+    struct bf_site s = {"x", {BF_RED, 4, 0}, 0, 0, 0, 0};
+    histogram_model_count(&bf_rules_sm90, v, bins, bin, ~0u, &s);
+    /* the general model agrees with the fast path */
+    struct bf_site g = {"x", {BF_RED, 4, 0}, 0, 0, 0, 0};
+    uint32_t addr[32];
+    for (int l = 0; l < 32; ++l)
+        addr[l] = 4u * histogram_word(v, bins, bin[l], l);
+    bf_site_add(&g, &bf_rules_sm90, addr, ~0u);
+    EXPECT(g.wavefronts == s.wavefronts, "fast path %llu, general %llu",
+           (unsigned long long)s.wavefronts, (unsigned long long)g.wavefronts);
+    return (int)s.wavefronts;
+}
+
+/* The adversaries: every lane on one bin; every lane on a different bin of
+ * one bank (bank 0 of a one-copy histogram: 0, 32, 64, ...). */
+static void test_adversaries(void)
+{
+    uint32_t same[32], bank0[32];
+    for (int l = 0; l < 32; ++l) {
+        same[l] = 77;
+        bank0[l] = 32u * (uint32_t)l;
+    }
+    for (int k = 0; k < 2; ++k) {
+        const int bins = bin_counts[k];
+        uint32_t b0[32];
+        for (int l = 0; l < 32; ++l)
+            b0[l] = bank0[l] % (uint32_t)bins; /* 256 bins: 8 such bins, 4 lanes each */
+        EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, same), 1, "one bin, one copy");
+        EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, same), 1, "one bin, replicated");
+        EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, b0), bins == 256 ? 8 : 32,
+                  "one bank, one copy");
+        EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, b0), bins == 256 ? 1 : 4,
+                  "one bank, replicated");
+    }
+    /* 4096 replicated: no request exceeds 4, whatever the bins (random ones,
+     * and the 4 lanes of each copy on 4 bins of one bank) */
+    uint32_t bin[32];
+    int worst = 0;
+    for (uint64_t r = 0; r < 20000; ++r) {
+        for (int l = 0; l < 32; ++l)
+            bin[l] = (uint32_t)(bf_random_bits(5, r * 32 + (uint64_t)l) % 4096u);
+        int w = one_request(HISTOGRAM_REPLICATED, 4096, bin);
+        worst = w > worst ? w : worst;
+    }
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 4u * (uint32_t)l; /* bin % 4 = 0: copy l % 8's first bank, 4 lanes, 4 words */
+    EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 4, "4 lanes of a copy, one bank");
+    EXPECT(worst <= 4, "4096 replicated: worst %d on random bins", worst);
+    /* 256 replicated: one wavefront on any bins */
+    worst = 0;
+    for (uint64_t r = 0; r < 20000; ++r) {
+        for (int l = 0; l < 32; ++l)
+            bin[l] = (uint32_t)(bf_random_bits(6, r * 32 + (uint64_t)l) % 256u);
+        int w = one_request(HISTOGRAM_REPLICATED, 256, bin);
+        worst = w > worst ? w : worst;
+    }
+    EXPECT_EQ(worst, 1, "256 replicated: one wavefront on random bins");
+}
+
+/* Every sample counted exactly once: head + vectors + tail = n, vectors
+ * aligned, inside the input (a straddling vector's extra byte too). */
+static void test_split(void)
+{
+    int bad = 0;
+    for (int sb = 1; sb <= 2; ++sb)
+        for (uint64_t start = 4096; start < 4096 + 32; ++start)
+            for (int64_t n = 0; n < 300; ++n) {
+                struct histogram_split s = histogram_split_input(start, sb, n);
+                uint64_t end = start + (uint64_t)(n * sb);
+                int ok = s.head >= 0 && s.tail >= 0 && s.vectors >= 0 &&
+                         s.head + s.vectors * s.per_vector + s.tail == n &&
+                         s.first_vector % 16 == 0 && s.per_vector == 16 / sb &&
+                         s.straddle == (sb == 2 && start % 2 == 1) && s.tail < 2 * s.per_vector;
+                if (s.vectors > 0) {
+                    uint64_t last =
+                        s.first_vector + 16u * (uint64_t)s.vectors + (uint64_t)s.straddle;
+                    /* vector v's first sample is sample head + v * per_vector */
+                    ok &= last <= end &&
+                          s.first_vector + (uint64_t)s.straddle == start + (uint64_t)(s.head * sb);
+                }
+                bad += !ok;
+            }
+    EXPECT(bad == 0, "%d splits wrong", bad);
+    struct histogram_split s = histogram_split_input(4097, 2, 1000);
+    EXPECT(s.straddle && s.head == 8 && s.vectors == 124 && s.tail == 0 + 1000 - 8 - 992,
+           "odd start: head %lld, vectors %lld, tail %lld", (long long)s.head, (long long)s.vectors,
+           (long long)s.tail);
+}
+
+/* The model of a launch: requests as the kernel makes them, conflict-free
+ * where the layout says so, and the sites scale with the blocks. */
+static void test_model_launch(void)
+{
+    struct bf_site sites[BF_MAX_SITES];
+    struct bf_bank_rules rules = bf_rules_sm90;
+    for (int k = 0; k < 2; ++k) {
+        const int bins = bin_counts[k];
+        for (int in = 0; in < HISTOGRAM_INPUTS; ++in) {
+            const int64_t n = 100003;
+            int ns = histogram_model_launch(HISTOGRAM_REPLICATED, bins, (enum histogram_input)in, 9,
+                                            n, 4096 + 3, &rules, sites);
+            EXPECT_EQ(ns, 3, "three sites");
+            struct histogram_split sp = histogram_split_input(4096 + 3, bins == 256 ? 1 : 2, n);
+            uint64_t want = (uint64_t)((sp.vectors + 31) / 32) * (uint64_t)sp.per_vector +
+                            (sp.head > 0) + (sp.tail > 0);
+            EXPECT_EQ(sites[1].requests, want, "count requests");
+            if (bins == 256 || in == HISTOGRAM_SAME)
+                EXPECT(sites[1].wavefronts == sites[1].requests, "%d bins, input %d: conflict-free",
+                       bins, in);
+            else
+                EXPECT(sites[1].worst <= 4, "4096 bins: at most 4-way");
+            EXPECT(sites[0].wavefronts == sites[0].ideal && sites[2].wavefronts == sites[2].ideal,
+                   "clear and merge at the ideal");
+            ns = histogram_model_launch(HISTOGRAM_SHARED, bins, (enum histogram_input)in, 9, n,
+                                        4096 + 3, &rules, sites);
+            if (in == HISTOGRAM_ONEBANK)
+                EXPECT(sites[1].wavefronts > 7 * sites[1].requests,
+                       "one copy on one-bank data: %.2f ways",
+                       (double)sites[1].wavefronts / (double)sites[1].requests);
+        }
+    }
+    /* Blocks: the clear and merge are per block; the count is not. */
+    struct bf_site a[BF_MAX_SITES], b[BF_MAX_SITES];
+    rules.sms = 132;
+    histogram_model_launch(HISTOGRAM_REPLICATED, 256, HISTOGRAM_UNIFORM, 1, 33554432, 0, &rules, a);
+    rules.sms = 66;
+    histogram_model_launch(HISTOGRAM_REPLICATED, 256, HISTOGRAM_UNIFORM, 1, 33554432, 0, &rules, b);
+    EXPECT(a[0].requests == 2 * b[0].requests && a[2].requests == 2 * b[2].requests &&
+               a[1].wavefronts == b[1].wavefronts,
+           "clear and merge follow the grid (528 or 264 blocks), the count does not");
+    EXPECT_EQ(
+        histogram_model_launch(HISTOGRAM_GLOBAL, 256, HISTOGRAM_UNIFORM, 1, 1000, 0, &rules, a), 0,
+        "global: no shared memory");
+}
+
+/* The inputs are what their names say. */
+static void test_inputs(void)
+{
+    int bad = 0;
+    uint64_t low = 0;
+    const int N = 1 << 16;
+    for (uint64_t i = 0; i < (uint64_t)N; ++i) {
+        bad += histogram_sample(HISTOGRAM_ONEBANK, 256, 3, i) % 32 != 0;
+        bad += (histogram_sample(HISTOGRAM_ONEBANK, 4096, 3, i) >> 4) % 32 != 0;
+        bad += histogram_sample(HISTOGRAM_SAME, 256, 3, i) !=
+               histogram_sample(HISTOGRAM_SAME, 256, 3, 0);
+        bad += histogram_sample(HISTOGRAM_UNIFORM, 256, 3, i) > 255;
+        bad += histogram_sample(HISTOGRAM_UNIFORM, 4096, 3, i) > 65535;
+        bad += histogram_sample(HISTOGRAM_SKEWED, 4096, 3, i) > 65535;
+        low += histogram_sample(HISTOGRAM_SKEWED, 256, 3, i) < 16;
+    }
+    EXPECT(bad == 0, "%d samples out of their input's range", bad);
+    EXPECT(low > (uint64_t)N * 45 / 100 && low < (uint64_t)N * 55 / 100,
+           "skewed: half the samples in the first 16 bins (%llu of %d)", (unsigned long long)low,
+           N);
+}
+
+static void test_reference(void)
+{
+    uint32_t h8[256] = {0}, h16[4096] = {0};
+    const uint8_t bytes[] = {0, 255, 255, 7, 0x34, 0x12, 0xff};
+    histogram_ref_add_u8(h8, bytes, sizeof bytes);
+    EXPECT(h8[0] == 1 && h8[255] == 3 && h8[7] == 1 && h8[0x34] == 1 && h8[0x12] == 1,
+           "bytes counted");
+    histogram_ref_add_u16(h16, bytes, 3); /* 0xff00, 0x07ff, 0x1234 */
+    EXPECT(h16[0xff0] == 1 && h16[0x07f] == 1 && h16[0x123] == 1, "16-bit samples, little-endian");
+    h8[9] = 0xffffffffu;
+    const uint8_t nines[3] = {9, 9, 9};
+    histogram_ref_add_u8(h8, nines, 3);
+    EXPECT_EQ(h8[9], 2, "counts wrap modulo 2^32");
+}
+
+int main(void)
+{
+    test_layouts();
+    test_adversaries();
+    test_split();
+    test_model_launch();
+    test_inputs();
+    test_reference();
+    return unit_finish("test_histogram");
+}
