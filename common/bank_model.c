@@ -1,8 +1,10 @@
 #include "common/bank_model.h"
 
-const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 8};
-const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16};
-const struct bf_bank_rules bf_rules_kepler8 = {"compute 3.x, 8-byte banks", 32, 8, 32, 32, 32};
+/* sms: H100 SXM has 132; for the older rules a representative GPU of the
+ * generation (GTX 280 and Tesla C1060, 30 SMs; Tesla K40, 15 SMX). */
+const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 8, 132};
+const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16, 30};
+const struct bf_bank_rules bf_rules_kepler8 = {"compute 3.x, 8-byte banks", 32, 8, 32, 32, 32, 15};
 
 const char *bf_op_name(enum bf_op op)
 {
@@ -124,14 +126,18 @@ void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
         s->worst = o->worst;
 }
 
-void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways)
+void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways,
+                   double *atom_ways)
 {
-    uint64_t wf[2] = {0, 0}, ideal[2] = {0, 0};
+    enum { LOADS, STORES, ATOMS };
+    uint64_t wf[3] = {0, 0, 0}, ideal[3] = {0, 0, 0};
     for (int i = 0; i < n; ++i) {
-        int store = sites[i].access.op == BF_STORE || sites[i].access.op == BF_RED;
-        wf[store] += sites[i].wavefronts;
-        ideal[store] += sites[i].ideal;
+        enum bf_op op = sites[i].access.op;
+        int k = op == BF_STORE ? STORES : op == BF_RED ? ATOMS : LOADS;
+        wf[k] += sites[i].wavefronts;
+        ideal[k] += sites[i].ideal;
     }
-    *load_ways = ideal[0] ? (double)wf[0] / (double)ideal[0] : 0;
-    *store_ways = ideal[1] ? (double)wf[1] / (double)ideal[1] : 0;
+    *load_ways = ideal[LOADS] ? (double)wf[LOADS] / (double)ideal[LOADS] : 0;
+    *store_ways = ideal[STORES] ? (double)wf[STORES] / (double)ideal[STORES] : 0;
+    *atom_ways = ideal[ATOMS] ? (double)wf[ATOMS] / (double)ideal[ATOMS] : 0;
 }

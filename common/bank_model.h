@@ -46,6 +46,8 @@ struct bf_bank_rules {
     int part_lanes; /* lanes served together for 1..8-byte accesses and red */
     int ld16_lanes; /* lanes served together by a 16-byte load */
     int st16_lanes; /* lanes served together by a 16-byte store */
+    int sms; /* SMs of the GPU the model replays: a kernel whose grid follows the GPU (a persistent
+              * grid) launches a multiple of it */
 };
 
 extern const struct bf_bank_rules bf_rules_sm90;    /* Hopper, as measured on H100 */
@@ -109,8 +111,10 @@ int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,
 void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);
 
 /* A launch's verdict: wavefronts over ideal, summed over its load sites (ld,
- * ldmatrix) and over its store sites (st, red); 0 where it has none. */
-void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways);
+ * ldmatrix), over its store sites (st) and over its shared atomics (red); 0
+ * where it has none. */
+void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways,
+                   double *atom_ways);
 
 #ifdef __cplusplus
 }

@@ -5,30 +5,39 @@
 #include "common/check.h"
 
 const char *const bf_bench_columns[] = {
-    "family",    "type",      "size",         "variant",      "median_ms", "min_ms",
-    "max_ms",    "noise_pct", "reps",         "rate",         "unit",      "of_ceiling",
-    "vs_vendor", "vs_naive",  "smem_ld_ways", "smem_st_ways", NULL};
+    "family",       "type",         "size",           "variant",   "median_ms",
+    "min_ms",       "max_ms",       "noise_pct",      "reps",      "l2",
+    "rate",         "unit",         "of_ceiling",     "vs_vendor", "vs_naive",
+    "smem_ld_ways", "smem_st_ways", "smem_atom_ways", NULL};
 
-/* The model's verdict on one launch of a variant: wavefronts per ideal, for
- * loads and for stores (empty when it has none). */
+/* The model's verdict on one launch of a variant, on the input the bench made
+ * from ctx->seed, under the H100's rules with the SMs of the GPU timed:
+ * wavefronts per ideal, for loads, stores and shared atomics (empty when it
+ * has none). */
 static void model_cells(struct bf_table *t, const struct bf_family *f, int variant, int type,
-                        const struct bf_size *size)
+                        const struct bf_size *size, const struct bf_bench_ctx *ctx)
 {
+    struct bf_bank_rules rules = bf_rules_sm90;
+    if (ctx->dev->sms > 0)
+        rules.sms = ctx->dev->sms;
     struct bf_site sites[BF_MAX_SITES];
-    int nsites = variant >= 0 ? f->model(variant, type, size, &bf_rules_sm90, sites) : 0;
-    double ld, st;
-    bf_sites_ways(sites, nsites, &ld, &st);
+    int nsites = variant >= 0 ? f->model(variant, type, size, ctx->seed, &rules, sites) : 0;
+    double ld, st, atom;
+    bf_sites_ways(sites, nsites, &ld, &st, &atom);
     bf_table_num_if(t, ld > 0, "%.2f", ld);
     bf_table_num_if(t, st > 0, "%.2f", st);
+    bf_table_num_if(t, atom > 0, "%.2f", atom);
 }
 
-int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
-                 const struct bf_family *family, int type, const struct bf_size *size,
-                 double data_bytes, const struct bf_bench_ctx *ctx, struct bf_table *t)
+int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_family *family,
+                 int type, const struct bf_size *size, double data_bytes, int warm,
+                 const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
     struct bf_timing_opts opts = ctx->timing;
     void *flush = NULL;
-    if (ctx->flush_l2 || data_bytes < 4.0 * (double)ctx->dev->l2_bytes) {
+    const char *l2 = warm ? "warm" : "cold";
+    if (ctx->flush_l2 || (!warm && data_bytes < 4.0 * (double)ctx->dev->l2_bytes)) {
+        l2 = "flushed";
         opts.flush_bytes = 2 * ctx->dev->l2_bytes;
         BF_CHECK(cudaMalloc(&flush, opts.flush_bytes));
         opts.flush = flush;
@@ -58,7 +67,10 @@ int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
     if (flush != NULL)
         BF_CHECK(cudaFree(flush));
 
-    double ceiling_rate = c[ceiling].on ? c[ceiling].bytes / c[ceiling].time.median_ms : 0;
+    double ceiling_rate = 0; /* the fastest candidate's */
+    for (int i = 0; i < n; ++i)
+        if (c[i].on && c[i].ceiling && c[i].bytes / c[i].time.median_ms > ceiling_rate)
+            ceiling_rate = c[i].bytes / c[i].time.median_ms;
     for (int i = 0; i < n; ++i) {
         if (!c[i].on)
             continue;
@@ -74,6 +86,7 @@ int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
         bf_table_num(t, "%.4f", tm->max_ms);
         bf_table_num(t, "%.2f", 100.0 * tm->noise);
         bf_table_num(t, "%d", tm->reps);
+        bf_table_text(t, "%s", l2);
         bf_table_num(t, "%.1f", rate / 1e6);
         bf_table_text(t, "GB/s");
         bf_table_num_if(t, ceiling_rate > 0, "%.3f", rate / ceiling_rate);
@@ -81,7 +94,7 @@ int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
                         vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0);
         bf_table_num_if(t, naive >= 0 && c[i].variant >= 0, "%.2f",
                         naive >= 0 ? c[naive].time.median_ms / tm->median_ms : 0);
-        model_cells(t, family, c[i].variant, type, size);
+        model_cells(t, family, c[i].variant, type, size, ctx);
     }
     return failed;
 }

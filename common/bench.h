@@ -19,6 +19,8 @@ struct bf_contender {
     const char *name;
     int on;       /* 0: not run, no row */
     int variant;  /* the family's variant index, or -1 for a comparator */
+    int ceiling;  /* 1: a candidate for the ceiling; of_ceiling divides by the fastest
+                   * candidate's rate */
     double bytes; /* bytes one run reads and writes, for the rate */
     bf_launch_fn run;
     void *arg; /* for run, poison and check */
@@ -34,17 +36,21 @@ struct bf_contender {
 /* The columns of the benchmark table, in the order bf_bench_run fills them. */
 extern const char *const bf_bench_columns[];
 
-/* Checks and times the contenders that are on, on data of `data_bytes` (L2 is
- * flushed between repetitions when asked, or when the data fits in 4x L2),
- * and adds their rows to the table. Rates are bytes / median time in GB/s;
- * of_ceiling is a rate over the rate of contender `ceiling` (an index into c,
- * usually a device-to-device copy), vs_vendor and vs_naive are the times of
- * contender `vendor` (or -1: none) and of the family's variant 0 over this
- * one's. A contender with no poison or check hook is timed unchecked.
- * Returns 0 if every output checked out. */
-int bf_bench_run(struct bf_contender *c, int n, int ceiling, int vendor,
-                 const struct bf_family *family, int type, const struct bf_size *size,
-                 double data_bytes, const struct bf_bench_ctx *ctx, struct bf_table *table);
+/* Checks and times the contenders that are on, on data of `data_bytes`, and
+ * adds their rows to the table. L2 is flushed before every repetition when
+ * the user asks (ctx->flush_l2), and otherwise, unless `warm`, when the data
+ * fits in 4x L2; `warm` = 1 says the family wants the data resident in L2
+ * between repetitions (a deliberate warm-cache size). The l2 column says
+ * which: flushed, cold (not flushed: data >= 4x L2) or warm. Rates are bytes
+ * / median time in GB/s; of_ceiling is a rate over the fastest rate of the
+ * contenders marked .ceiling (usually a device-to-device copy), vs_vendor and
+ * vs_naive are the times of contender `vendor` (an index into c, or -1: none)
+ * and of the family's variant 0 over this one's; smem_*_ways are the bank
+ * model's, on the input of ctx->seed. A contender with no poison or check
+ * hook is timed unchecked. Returns 0 if every output checked out. */
+int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_family *family,
+                 int type, const struct bf_size *size, double data_bytes, int warm,
+                 const struct bf_bench_ctx *ctx, struct bf_table *table);
 
 #ifdef __cplusplus
 }

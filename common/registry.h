@@ -44,7 +44,8 @@ struct bf_variant {
 struct bf_bench_ctx {
     const struct bf_device *dev;
     struct bf_timing_opts timing;
-    int flush_l2; /* 1: always flush L2; 0: only when the data fits in 4x L2 */
+    int flush_l2; /* 1: always flush L2; 0: only when the data fits in 4x L2 and the
+                   * family does not want it warm (bf_bench_run's `warm`) */
     uint64_t seed;
 };
 
@@ -83,8 +84,11 @@ struct bf_family {
     double (*bench_bytes)(const struct bf_size *size);
 
     /* The shared-memory access sites of one launch, replayed through the model
-     * under `rules`; returns the number of sites (0 for no shared memory). */
-    int (*model)(int variant, int type, const struct bf_size *size,
+     * under `rules`; returns the number of sites (0 for no shared memory).
+     * `seed` is the seed of the input the model replays: a data-dependent
+     * family (a histogram's bins) replays the same input that `test` or
+     * `bench` generates from that seed; the others ignore it. */
+    int (*model)(int variant, int type, const struct bf_size *size, uint64_t seed,
                  const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 
     /* Runs the variant once on fresh inputs from `seed`, output poisoned first,

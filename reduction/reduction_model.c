@@ -104,10 +104,11 @@ int reduction_model_block(enum reduction_variant variant, const struct bf_bank_r
                                       : tree_block(variant, rules, sites);
 }
 
-int reduction_model(int variant, int type, const struct bf_size *size,
+int reduction_model(int variant, int type, const struct bf_size *size, uint64_t seed,
                     const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
     (void)type;
+    (void)seed;
     struct bf_site block[BF_MAX_SITES];
     int n = reduction_model_block((enum reduction_variant)variant, rules, block);
     struct reduction_pass pass[REDUCTION_MAX_PASSES];

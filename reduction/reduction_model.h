@@ -15,8 +15,9 @@ int reduction_model_block(enum reduction_variant variant, const struct bf_bank_r
                           struct bf_site sites[BF_MAX_SITES]);
 
 /* The family's model hook: the sites of one sum of n = size->dim[0] elements,
- * every pass (fp32 and int32 alike: both 4-byte words). */
-int reduction_model(int variant, int type, const struct bf_size *size,
+ * every pass (fp32 and int32 alike: both 4-byte words; the addresses do not
+ * depend on the data, so `seed` is unused). */
+int reduction_model(int variant, int type, const struct bf_size *size, uint64_t seed,
                     const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 
 #endif

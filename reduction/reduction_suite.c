@@ -261,6 +261,7 @@ static int reduction_bench(unsigned mask, int type, const struct bf_size *s,
     c[ROW_COPY] = (struct bf_contender){.name = "copy (ceiling)",
                                         .on = 1,
                                         .variant = -1,
+                                        .ceiling = 1,
                                         .bytes = 2 * bytes,
                                         .run = run_copy,
                                         .arg = &jobs[0]};
@@ -271,8 +272,7 @@ static int reduction_bench(unsigned mask, int type, const struct bf_size *s,
         c[ROW_VARIANT0 + v].name = variants[v].name;
         c[ROW_VARIANT0 + v].on = (int)(mask >> v & 1u);
     }
-    int failed =
-        bf_bench_run(c, ROWS, ROW_COPY, ROW_CUB, &reduction_family, type, s, bytes, ctx, t);
+    int failed = bf_bench_run(c, ROWS, ROW_CUB, &reduction_family, type, s, bytes, 0, ctx, t);
 
     BF_CHECK(cudaFree(copy));
     data_free(&d);

@@ -95,7 +95,7 @@ static void test_model_scales_with_blocks(void)
             struct bf_size size = {1, {sizes[i]}};
             struct bf_site block[BF_MAX_SITES], all[BF_MAX_SITES];
             int n = block_sites((enum reduction_variant)v, block);
-            EXPECT_EQ(reduction_model(v, 0, &size, &bf_rules_sm90, all), n, "sites");
+            EXPECT_EQ(reduction_model(v, 0, &size, 0, &bf_rules_sm90, all), n, "sites");
             struct reduction_pass pass[REDUCTION_MAX_PASSES];
             int passes = reduction_plan((enum reduction_variant)v, sizes[i], pass);
             uint64_t blocks = 0;
@@ -111,7 +111,7 @@ static void test_model_scales_with_blocks(void)
         }
     struct bf_size empty = {1, {0}};
     struct bf_site all[BF_MAX_SITES];
-    reduction_model(REDUCTION_INTERLEAVED, 0, &empty, &bf_rules_sm90, all);
+    reduction_model(REDUCTION_INTERLEAVED, 0, &empty, 0, &bf_rules_sm90, all);
     EXPECT_EQ(all[0].requests, 0, "n = 0: no launch, no accesses");
 }
 

@@ -96,7 +96,18 @@ static int cmd_list(const struct bf_options *o)
     return 0;
 }
 
+/* The seed of one case, family f, variant v, type `type`, the s-th of its
+ * sizes, from the base seed: test makes the case's inputs from it and model
+ * replays those same inputs. */
+static uint64_t case_seed(uint64_t base, int f, int v, int type, int s)
+{
+    return bf_case_seed(base, (uint64_t)(((f * 32 + v) * 8 + type) * 64 + s));
+}
+
 /* ---- model ---- */
+
+/* model's base seed when none is given: fixed, so its tables repeat. */
+#define MODEL_SEED 1u
 
 /* A site's wavefronts over its ideal; 0 when it made no request. */
 static double site_ways(const struct bf_site *x)
@@ -119,8 +130,8 @@ static void site_cells(struct bf_table *t, const struct bf_site *x)
 
 static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
 {
-    double ld, st;
-    bf_sites_ways(sites, n, &ld, &st);
+    double ld, st, atom;
+    bf_sites_ways(sites, n, &ld, &st, &atom);
     int worst = -1; /* stays -1 only when no site made a request */
     double worst_ways = 0;
     for (int i = 0; i < n; ++i)
@@ -128,6 +139,7 @@ static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
             worst = i, worst_ways = site_ways(&sites[i]);
     bf_table_num_if(t, ld > 0, "%.2f", ld);
     bf_table_num_if(t, st > 0, "%.2f", st);
+    bf_table_num_if(t, atom > 0, "%.2f", atom);
     if (worst < 0) {
         bf_table_none(t);
         bf_table_text(t, n == 0 ? "(no shared memory)" : "(no launch)");
@@ -145,21 +157,28 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     static const char *const site_cols[] = {"family", "type",  "size",     "variant",    "site",
                                             "op",     "bytes", "requests", "wavefronts", "ideal",
                                             "ways",   "worst", NULL};
-    static const char *const launch_cols[] = {"family",     "type",       "size",
-                                              "variant",    "ld_ways",    "st_ways",
-                                              "worst_ways", "worst_site", NULL};
+    static const char *const launch_cols[] = {"family",     "type",    "size",      "variant",
+                                              "ld_ways",    "st_ways", "atom_ways", "worst_ways",
+                                              "worst_site", NULL};
+    const struct bf_bank_rules *rules = &o->rules;
+    const uint64_t base = o->has_seed ? o->seed : MODEL_SEED;
     struct bf_table t;
     char why[256], size[64];
     bf_table_init(&t, o->sites ? site_cols : launch_cols);
     bf_table_meta(&t, "model",
-                  "%s rules: %d banks of %d B; 1-8 B accesses served %d lanes at a "
-                  "time, 16 B loads %d, 16 B stores %d, ldmatrix 8",
-                  o->rules->name, o->rules->banks, o->rules->bank_bytes, o->rules->part_lanes,
-                  o->rules->ld16_lanes, o->rules->st16_lanes);
+                  "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
+                  "time, 16 B loads %d, 16 B stores %d, ldmatrix 8; a GPU of %d SMs",
+                  rules->name, rules->banks, rules->bank_bytes, rules->part_lanes,
+                  rules->ld16_lanes, rules->st16_lanes, rules->sms);
     bf_table_meta(&t, "ways",
                   o->sites ? "wavefronts / ideal; worst: most wavefronts one request took"
-                           : "wavefronts / ideal over a launch's loads, its stores, and its "
-                             "worst site (bankfree model FAMILY, or --sites, for every site)");
+                           : "wavefronts / ideal over a launch's loads (ld, ldmatrix), its "
+                             "stores (st), its shared atomics (red), and its worst site "
+                             "(bankfree model FAMILY, or --sites, for every site)");
+    bf_table_meta(&t, "seed",
+                  "%#" PRIx64 "%s; each case replays the input `bankfree test --seed %#" PRIx64
+                  "` makes with the same sizes",
+                  base, o->has_seed ? "" : " (fixed: no --seed given)", base);
     bf_table_meta(&t, "command", "%s", cmdline);
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
@@ -177,7 +196,8 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                     else
                         snprintf(types, sizeof types, "%s", fam->types[type]);
                     struct bf_site sites[BF_MAX_SITES];
-                    int n = fam->model(v, type, &sizes[s], o->rules, sites);
+                    int n = fam->model(v, type, &sizes[s], case_seed(base, f, v, type, s), rules,
+                                       sites);
                     for (int i = 0; i < (o->sites && n ? n : 1); ++i) {
                         bf_table_row(&t);
                         bf_table_text(&t, "%s", fam->name);
@@ -233,8 +253,7 @@ static int cmd_test(const struct bf_options *o)
                     continue;
                 for (int s = 0; s < nsizes; ++s) {
                     /* Every case its own fresh inputs. */
-                    uint64_t seed =
-                        bf_case_seed(o->seed, (uint64_t)(((f * 32 + v) * 8 + type) * 64 + s));
+                    uint64_t seed = case_seed(o->seed, f, v, type, s);
                     why[0] = '\0';
                     int outcome = !fits(fam->test_bytes(&sizes[s]), o, why, sizeof why)  ? SKIP
                                   : fam->test(v, type, &sizes[s], seed, why, sizeof why) ? FAIL
@@ -305,10 +324,14 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   "%.0f%% or %d reps or %.0f s); L2 flushed %s",
                   ctx.timing.warmup, ctx.timing.min_reps, 100 * ctx.timing.noise_target,
                   ctx.timing.max_reps, ctx.timing.max_seconds,
-                  o->flush_l2 ? "before every rep" : "when the data fits in 4x L2");
+                  o->flush_l2 ? "before every rep"
+                              : "when the data fits in 4x L2, but for a family's warm sizes, "
+                                "resident in L2 on purpose (column l2)");
     bf_table_meta(&t, "columns",
-                  "rate counts bytes read + written; of_ceiling = rate / copy "
-                  "rate; vs_* = their time / this time; smem_*_ways = model wavefronts / ideal");
+                  "rate counts bytes read + written; of_ceiling = rate / the fastest "
+                  "ceiling's rate; vs_* = their time / this time; l2: flushed before "
+                  "every rep, cold (data >= 4x L2, not flushed) or warm (resident on purpose); "
+                  "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics)");
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
     bf_table_meta(&t, "command", "%s", cmdline);
@@ -323,6 +346,7 @@ static int cmd_device(const struct bf_options *o, const struct bf_device *dev)
     struct bf_table facts, t;
     bf_table_init(&facts, none);
     device_meta(&facts, dev);
+    bf_table_meta(&facts, "sms", "%d", dev->sms);
     bf_table_meta(&facts, "sm_clock", "max %d MHz", dev->max_sm_clock_mhz);
     bf_table_meta(&facts, "memory", "%.2f GB free for a run%s",
                   bf_device_free_bytes(o->mem_limit) / 1e9,

@@ -25,8 +25,9 @@ static const struct command_spec {
     [BF_CMD_MODEL] = {"model", "bankfree model [FILTER...] [OPTIONS]",
                       "Shared-memory wavefronts of one launch, from the bank model replaying the\n"
                       "kernels' own index functions (no GPU needed). Without a filter: one row a\n"
-                      "variant (load and store wavefronts / ideal, the worst site); with a filter\n"
-                      "or --sites: every access site.\n",
+                      "variant (load, store and shared-atomic wavefronts / ideal, the worst\n"
+                      "site); with a filter or --sites: every access site. A data-dependent\n"
+                      "family replays the inputs that test makes from the same --seed.\n",
                       1},
     [BF_CMD_TEST] = {"test", "bankfree test [FILTER...] [OPTIONS]",
                      "Runs each variant on fresh random inputs, output poisoned first, and checks\n"
@@ -48,6 +49,7 @@ enum option_id {
     OPT_TYPE,
     OPT_SITES,
     OPT_RULES,
+    OPT_SMS,
     OPT_REPS,
     OPT_FLUSH_L2,
     OPT_SEED,
@@ -71,23 +73,29 @@ static const struct option_spec {
                    "default), quick (a few, for the sanitizers), bench (bench's and\n"
                    "model's default) or hw (what ncu profiles: one wave, many waves)"},
     [OPT_TYPE] = {"--type", "T", SIZED | C(BF_CMD_LIST), 1,
-                  "only element type T, e.g. f32 or i32; repeat for more (default:\n"
-                  "every type of each family; bankfree list shows them)"},
+                  "only type T, e.g. f32 or i32, or the types A-B with A or B equal\n"
+                  "to T (u8: u8-uniform, u8-same, ...; same: u8-same, u16-same);\n"
+                  "repeat for more (default: every type of each family; bankfree\n"
+                  "list shows them)"},
     [OPT_SITES] = {"--sites", NULL, C(BF_CMD_MODEL), 0,
                    "every shared-memory access site, not one row a variant (the\n"
                    "default when a filter is given)"},
     [OPT_RULES] = {"--rules", "R", C(BF_CMD_MODEL), 0,
                    "bank rules: sm90 (default, measured on H100), cc1x (16 banks\n"
                    "served per half-warp), kepler8 (the 8-byte banks of 3.x)"},
+    [OPT_SMS] = {"--sms", "N", C(BF_CMD_MODEL), 0,
+                 "the GPU's SMs, 1 to 1024, for kernels whose grid follows the\n"
+                 "GPU (default: the rules' GPU; sm90: 132, an H100 SXM)"},
     [OPT_REPS] = {"--reps", "N", C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
                   "at least N timed repetitions, 1 to 100000 (default 20, then more\n"
                   "until the noise is under 1%, at most 1000 or 2 s)"},
     [OPT_FLUSH_L2] = {"--flush-l2", NULL, C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
                       "flush L2 before every repetition (automatic when the data fits\n"
-                      "in 4x L2)"},
-    [OPT_SEED] = {"--seed", "N", ON_GPU, 0,
+                      "in 4x L2, but for a family's warm sizes, resident on purpose)"},
+    [OPT_SEED] = {"--seed", "N", ON_GPU | C(BF_CMD_MODEL), 0,
                   "base seed of the random inputs, 0 to 2^64 - 1 (default: from the\n"
-                  "clock; test prints it)"},
+                  "clock, test prints it; model's is fixed, so its tables repeat);\n"
+                  "model replays the inputs test makes from the same seed and sizes"},
     [OPT_DEVICE] = {"--device", "N", ON_GPU | C(BF_CMD_DEVICE), 0,
                     "CUDA device N (default: the current device, so\n"
                     "CUDA_VISIBLE_DEVICES applies)"},
@@ -312,13 +320,18 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         return 0;
     case OPT_RULES:
         if (strcmp(v, "sm90") == 0)
-            o->rules = &bf_rules_sm90;
+            o->rules = bf_rules_sm90;
         else if (strcmp(v, "cc1x") == 0)
-            o->rules = &bf_rules_cc1x;
+            o->rules = bf_rules_cc1x;
         else if (strcmp(v, "kepler8") == 0)
-            o->rules = &bf_rules_kepler8;
+            o->rules = bf_rules_kepler8;
         else
             return fail(why, len, "--rules '%s': use sm90, cc1x or kepler8", v);
+        return 0;
+    case OPT_SMS:
+        if (parse_number(v, 1, 1024, &n) != 0)
+            return fail(why, len, "--sms '%s': give a number of SMs from 1 to 1024", v);
+        o->sms = (int)n;
         return 0;
     case OPT_REPS:
         if (parse_number(v, 1, 100000, &n) != 0)
@@ -360,7 +373,7 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
 int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, size_t len)
 {
     memset(o, 0, sizeof *o);
-    o->rules = &bf_rules_sm90;
+    o->rules = bf_rules_sm90;
     o->size_set = -1;
     o->device = -1;
     int first = 1;
@@ -441,6 +454,8 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         return fail(why, len, "BANKFREE_MEM_LIMIT='%s': give bytes, like 17179869184 or 16G",
                     limit);
     o->sites |= filtered;
+    if (o->sms > 0)
+        o->rules.sms = o->sms; /* whichever of --rules and --sms came first */
 
     if (!filtered)
         for (int f = 0; f < bf_nfamilies; ++f)
@@ -454,7 +469,7 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         int found = 0;
         for (int f = 0; f < bf_nfamilies; ++f)
             for (int t = 0; t < bf_families[f]->ntypes; ++t)
-                if (o->variants[f] && strcmp(bf_families[f]->types[t], type_text[k]) == 0) {
+                if (o->variants[f] && bf_type_matches(bf_families[f]->types[t], type_text[k])) {
                     o->types[f] |= 1u << t;
                     found = 1;
                 }

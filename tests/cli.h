@@ -11,6 +11,7 @@
 #include "common/registry.h"
 #include "common/report.h"
 #include "tests/families.h"
+#include "tests/type_match.h"
 
 #define BF_MAX_SIZES 32
 
@@ -41,7 +42,8 @@ struct bf_options {
     int device;       /* CUDA device number, or -1: the current device */
     double mem_limit; /* bytes of GPU memory to assume at most (0: no limit) */
     enum bf_format format;
-    const struct bf_bank_rules *rules;
+    int sms;                    /* model: --sms, or 0 (the rules' own) */
+    struct bf_bank_rules rules; /* model: a copy of the rules --rules names, --sms applied */
 };
 
 /* Parses argv, and the environment variable BANKFREE_MEM_LIMIT. Returns 0, or

@@ -344,6 +344,26 @@ static void test_xor_swizzle(void)
         }
 }
 
+/* A launch's verdict keeps its loads (ld, ldmatrix), its stores (st) and its
+ * shared atomics (red) apart: a conflict in one does not leak into another. */
+static void test_sites_ways(void)
+{
+    struct bf_site sites[] = {
+        {"ld", bf_ld(4), 1, 1, 1, 1},         {"ldmatrix", bf_ldmatrix(4), 1, 12, 4, 3},
+        {"st", bf_st(4), 2, 4, 2, 2},         {"red", bf_red(4), 4, 128, 4, 32},
+        {"no request", bf_st(4), 0, 0, 0, 0},
+    };
+    double ld, st, atom;
+    bf_sites_ways(sites, 5, &ld, &st, &atom);
+    EXPECT(ld == 13.0 / 5.0 && st == 2.0 && atom == 32.0, "ld %g (13/5), st %g (2), red %g (32)",
+           ld, st, atom);
+    bf_sites_ways(sites, 2, &ld, &st, &atom);
+    EXPECT(st == 0 && atom == 0, "no stores, no atomics: 0 and 0, got %g and %g", st, atom);
+    bf_sites_ways(sites, 0, &ld, &st, &atom);
+    EXPECT(ld == 0 && st == 0 && atom == 0, "no sites: all 0");
+    EXPECT(bf_rules_sm90.sms == 132, "sm90 replays an H100 SXM: 132 SMs");
+}
+
 int main(void)
 {
     test_h100_loads();
@@ -355,5 +375,6 @@ int main(void)
     test_four_kernels_and_fp64();
     test_kepler_8byte_banks();
     test_xor_swizzle();
+    test_sites_ways();
     return unit_finish("bank model");
 }

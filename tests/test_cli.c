@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/type_match.h"
 #include "tests/unit.h"
 
 #define MAX_OUT 65536
@@ -175,6 +176,23 @@ static void bad_input(void)
     expect_usage_error(ARGS("test", "reduction", "--type", "f16"), "--type 'f16'");
     expect_usage_error(ARGS("test", "transpose", "--type", "i32"), "no selected family has it");
     expect_usage_error(ARGS("bench", "--type"), "needs a value");
+    /* --type names a whole type or a whole part of one, never a prefix. */
+    expect_usage_error(ARGS("model", "--type", "f"), "--type 'f': no selected family has it");
+    expect_usage_error(ARGS("list", "--type", "32"), "--type '32'");
+    expect_usage_error(ARGS("model", "--type", "f32-"), "--type 'f32-'");
+    /* --sms: a GPU's SMs, for the model only. */
+    expect_usage_error(ARGS("model", "--sms", "0"),
+                       "--sms '0': give a number of SMs from 1 to 1024");
+    expect_usage_error(ARGS("model", "--sms", "2000"), "--sms '2000'");
+    expect_usage_error(ARGS("model", "--sms", "1025"), "from 1 to 1024");
+    expect_usage_error(ARGS("model", "--sms", "abc"), "--sms 'abc'");
+    expect_usage_error(ARGS("model", "--sms", "-4"), "--sms '-4'");
+    expect_usage_error(ARGS("model", "--sms"), "needs a value");
+    expect_usage_error(ARGS("model", "--sms", "66", "--sms=66"), "--sms is given more than once");
+    expect_usage_error(ARGS("test", "--sms", "66"), "--sms means nothing to 'test'");
+    expect_usage_error(ARGS("bench", "--sms", "66"), "--sms means nothing to 'bench'");
+    expect_usage_error(ARGS("--sms", "66"), "--sms means nothing to 'bankfree'");
+    expect_usage_error(ARGS("list", "--seed", "1"), "--seed means nothing to 'list'");
 
     /* An option that means nothing to the command; one given twice. */
     expect_usage_error(ARGS("list", "--size", "64x64"), "--size means nothing to 'list'");
@@ -191,6 +209,24 @@ static void bad_input(void)
     expect_usage_error(ARGS("help", "nosuch"), "help: unknown command 'nosuch'");
     expect_usage_error(ARGS("--sites"), "(bankfree help bench lists its options)");
     expect_usage_error(ARGS("--bogus"), "(bankfree help bench lists them)");
+}
+
+/* --type T: the type T, or either part of a type "A-B". */
+static void type_names(void)
+{
+    EXPECT(bf_type_matches("f32", "f32") && bf_type_matches("i32", "i32"), "f32, i32: exactly");
+    EXPECT(!bf_type_matches("f32", "f") && !bf_type_matches("f32", "32") &&
+               !bf_type_matches("f32", "i32") && !bf_type_matches("f32", ""),
+           "f32: no prefix, suffix or empty name picks it");
+    EXPECT(bf_type_matches("u8-uniform", "u8") && bf_type_matches("u8-same", "u8") &&
+               bf_type_matches("u8-same", "same") && bf_type_matches("u16-same", "same") &&
+               bf_type_matches("u8-uniform", "u8-uniform"),
+           "u8 picks u8-uniform and u8-same; same picks u8-same and u16-same");
+    EXPECT(!bf_type_matches("u16-same", "u8") && !bf_type_matches("u8-uniform", "u") &&
+               !bf_type_matches("u8-uniform", "uni") && !bf_type_matches("u8-uniform", "-") &&
+               !bf_type_matches("u8-uniform", "u8-") && !bf_type_matches("u8-same", "-same") &&
+               !bf_type_matches("u8-uniform", ""),
+           "only a whole part picks a type");
 }
 
 /* Help, output formats and the model: the runner as a new user meets it. */
@@ -235,6 +271,36 @@ static void what_a_user_sees(void)
              "--type", "f32", "--format", "csv"),
         &r);
     EXPECT(r.status == 0 && count_lines(r.out) == 3, "a repeated size is one row: %s", r.out);
+
+    /* --type picks by whole names: f32 keeps reduction's f32 alone. */
+    run(ARGS("model", "--type", "f32", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "transpose,f32,") != NULL &&
+               strstr(r.out, "reduction,f32,") != NULL && strstr(r.out, "i32") == NULL,
+           "model --type f32: %s", r.out);
+    run(ARGS("model", "--type", "i32", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "reduction,i32,") != NULL &&
+               strstr(r.out, "transpose") == NULL,
+           "model --type i32: reduction alone: %s", r.out);
+
+    /* The model's facts: its seed (fixed without --seed, so tables repeat),
+     * the SMs it assumes (the rules' GPU, or --sms, in either order), and the
+     * atomics' column beside the loads' and stores'. */
+    run(ARGS("model", "--size", "64x64", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.err, "# seed: 0x1 (fixed") != NULL &&
+               strstr(r.err, "a GPU of 132 SMs") != NULL &&
+               strncmp(r.out, "family,type,size,variant,ld_ways,st_ways,atom_ways,", 51) == 0,
+           "model: seed, SMs, atom_ways:\n%s---\n%s", r.out, r.err);
+    run(ARGS("model", "--size", "64x64", "--seed", "0x10", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.err, "# seed: 0x10;") != NULL, "model --seed 0x10: %s", r.err);
+    expect_output(ARGS("model", "--sms", "66"), "a GPU of 66 SMs");
+    expect_output(ARGS("model", "--sms=1024"), "a GPU of 1024 SMs");
+    expect_output(ARGS("model", "--sms", "1"), "a GPU of 1 SMs");
+    expect_output(ARGS("model", "--rules", "cc1x"), "a GPU of 30 SMs");
+    expect_output(ARGS("model", "--rules", "cc1x", "--sms", "7"), "compute 1.x rules");
+    expect_output(ARGS("model", "--rules", "kepler8", "--sms", "7"), "a GPU of 7 SMs");
+    expect_output(ARGS("model", "--sms", "7", "--rules", "kepler8"), "a GPU of 7 SMs");
+    expect_output(ARGS("help", "model"), "--sms N");
+    expect_output(ARGS("help", "model"), "--seed N");
 
     /* A sum of nothing is a size the reduction API accepts: no blocks, no accesses. */
     run(ARGS("model", "reduction/interleaved", "--size", "0", "--type", "i32"), &r);
@@ -309,7 +375,8 @@ static int gpu_cases(void)
     expect_usage_error(ARGS("device", "--device", "999"), "--device 999: this machine has");
     run(ARGS("device", "--format", "csv", "--mem-limit", "1G"), &r);
     EXPECT(r.status == 0 && strncmp(r.out, "fact,value\n", 11) == 0 &&
-               strstr(r.out, "memory,1.07 GB free for a run under --mem-limit") != NULL,
+               strstr(r.out, "memory,1.07 GB free for a run under --mem-limit") != NULL &&
+               strstr(r.out, "\nsms,") != NULL,
            "device --format csv: %s", r.out);
     run(ARGS("test", "transpose/naive", "--seed", "010", "--size", "3x3"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "# bankfree test: seed 0xa ") != NULL,
@@ -343,6 +410,7 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[2], "--gpu") == 0)
         return gpu_cases();
     bad_input();
+    type_names();
     what_a_user_sees();
     gpu_or_plain_skip();
     return unit_finish("cli");
