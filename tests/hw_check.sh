@@ -1,17 +1,22 @@
 #!/bin/sh
 # The hardware agrees with the model: for FAMILY/VARIANT at each of the
 # family's hw sizes (one wave of blocks, and many waves), ncu's SASS counts of
-# shared-memory wavefronts, loads and stores, over every launch of
-# `bankfree test FAMILY/VARIANT --size S` must equal the bank model's count.
-# The pipe counters are printed beside them: they also book the data banks'
-# arbitration with other L1 traffic, and run a few percent over once blocks
-# run in more than one wave (docs/bank-rules.md).
+# shared-memory wavefronts, loads, stores and atomics, over every launch of
+# `bankfree test FAMILY/VARIANT --size S --seed SEED` must equal the bank
+# model's count for the same size and seed (`bankfree model ... --seed SEED`
+# replays the inputs test makes from it) on this GPU's SMs (`--sms N`, for
+# kernels whose grid follows the GPU). The model's ops map to ncu's counters:
+# ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
+# _op_atom. The pipe counters are printed beside them: they also book the data
+# banks' arbitration with other L1 traffic, and run a few percent over once
+# blocks run in more than one wave (docs/bank-rules.md).
 #
 # ncu profiles the kernels whose names start with "FAMILY_": a family's kernels
 # must be named so (transpose_padded), and no other kernel of the run may be.
 # usage: hw_check.sh BANKFREE FAMILY/VARIANT
 bankfree=$1 filter=$2
 family=${filter%%/*}
+seed=1 # the inputs' base seed, the same for test and model: reruns repeat
 . "$(dirname "$0")/lib.sh"
 
 ncu=$(find_cuda_tool ncu) || skip "ncu not found"
@@ -19,19 +24,28 @@ require_gpu "$bankfree"
 sass=smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op
 pipe=l1tex__data_pipe_lsu_wavefronts_mem_shared_op
 
+# The GPU's SMs: bankfree device's "sms" fact, else the "N SMs" of its device line.
+facts=$("$bankfree" device --format csv 2>/dev/null) || exit 1
+sms=$(echo "$facts" | awk -F, '$1 == "sms" { print $2; exit }')
+[ -n "$sms" ] || sms=$(echo "$facts" | sed -n 's/.*[^0-9]\([0-9][0-9]*\) SMs.*/\1/p' | head -n 1)
+case $sms in
+'' | *[!0-9]*) echo "FAIL: bankfree device gave no SM count:" && echo "$facts" && exit 1 ;;
+esac
+
 # Model CSV: family,type,size,variant,site,op,bytes,requests,wavefronts,...
 # A row whose type reads "f32/i32" stands for both, and `test` runs both.
-model=$("$bankfree" model "$filter" --sizes hw --format csv 2>/dev/null) || exit 1
+model=$("$bankfree" model "$filter" --sizes hw --seed "$seed" --sms "$sms" --format csv \
+    2>/dev/null) || exit 1
 ops=$(echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u)
 for op in $ops; do
     case $op in
-    ld | st) ;;
-    *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld and st" \
-        "only: add the counter for $op (docs/bank-rules.md)" && exit 1 ;;
+    ld | st | red) ;;
+    *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld, st" \
+        "and red only: add the counter for $op (docs/bank-rules.md)" && exit 1 ;;
     esac
 done
-want() { # size op
-    echo "$model" | awk -F, -v size="$1" -v op="$2" \
+want() { # model-csv size op
+    echo "$1" | awk -F, -v size="$2" -v op="$3" \
         'NR > 1 && $3 == size && $6 == op { s += $9 * split($2, t, "/") } END { printf "%.0f\n", s }'
 }
 
@@ -49,9 +63,13 @@ excess() { # pipe model
 
 failed=0
 for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
+    # The model of this size alone: `test --size S` runs it as its first size,
+    # and a case's seed follows its size's place in the list.
+    one=$("$bankfree" model "$filter" --size "$size" --seed "$seed" --sms "$sms" --format csv \
+        2>/dev/null) || exit 1
     "$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
-        --metrics "${sass}_ld.sum,${sass}_st.sum,${pipe}_ld.sum,${pipe}_st.sum" \
-        "$bankfree" test "$filter" --size "$size" >"$out" 2>&1
+        --metrics "${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_st.sum,${pipe}_atom.sum" \
+        "$bankfree" test "$filter" --size "$size" --seed "$seed" >"$out" 2>&1
     if ! grep -q '^# [1-9][0-9]* passed, 0 failed, 0 skipped' "$out"; then
         cat "$out" "$log"
         echo "FAIL: $filter $size did not run cleanly under ncu"
@@ -59,8 +77,10 @@ for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
         continue
     fi
     line="$filter $size:"
-    for op in ld st; do
-        m=$(want "$size" $op) s=$(got "${sass}_$op.sum") p=$(got "${pipe}_$op.sum")
+    for op in ld st atom; do
+        mop=$op
+        [ $op = atom ] && mop=red # the model's name for a shared atomic
+        m=$(want "$one" "$size" $mop) s=$(got "${sass}_$op.sum") p=$(got "${pipe}_$op.sum")
         [ "$s" = none ] && s=0 # no launch of the family's kernels: no wavefronts
         [ "$p" = none ] && p=0
         verdict="="
@@ -73,6 +93,6 @@ for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
     echo "$line"
 done
 if [ $failed -ne 0 ]; then
-    echo "FAIL: the hardware disagrees with the model, or a run failed"
+    echo "FAIL: the hardware disagrees with the model, or a run failed (seed $seed, $sms SMs)"
     exit 1
 fi
