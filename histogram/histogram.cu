@@ -122,11 +122,13 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024)
 
 /* ---- launchers ---- */
 
-template <enum histogram_variant V, int BINS, int STRADDLE>
+template <enum histogram_variant V, int BINS>
 static cudaError_t launch(uint32_t *hist, const uint8_t *in, struct histogram_split split,
                           int64_t blocks, cudaStream_t stream)
 {
-    auto kernel = histogram_kernel<V, BINS, STRADDLE>;
+    /* Only 16-bit samples can straddle vectors: bytes never build that kernel. */
+    auto kernel = split.straddle ? histogram_kernel<V, BINS, BINS == HISTOGRAM_U16_BINS>
+                                 : histogram_kernel<V, BINS, 0>;
     const size_t bytes = 4u * histogram_words(V, BINS);
     if (bytes > 48 * 1024) { /* above the default limit: ask for it */
         cudaError_t err =
@@ -157,15 +159,11 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
     const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
     switch (variant) {
     case HISTOGRAM_GLOBAL:
-        return split.straddle ? launch<HISTOGRAM_GLOBAL, BINS, 1>(hist, in, split, blocks, stream)
-                              : launch<HISTOGRAM_GLOBAL, BINS, 0>(hist, in, split, blocks, stream);
+        return launch<HISTOGRAM_GLOBAL, BINS>(hist, in, split, blocks, stream);
     case HISTOGRAM_SHARED:
-        return split.straddle ? launch<HISTOGRAM_SHARED, BINS, 1>(hist, in, split, blocks, stream)
-                              : launch<HISTOGRAM_SHARED, BINS, 0>(hist, in, split, blocks, stream);
+        return launch<HISTOGRAM_SHARED, BINS>(hist, in, split, blocks, stream);
     default:
-        return split.straddle
-                   ? launch<HISTOGRAM_REPLICATED, BINS, 1>(hist, in, split, blocks, stream)
-                   : launch<HISTOGRAM_REPLICATED, BINS, 0>(hist, in, split, blocks, stream);
+        return launch<HISTOGRAM_REPLICATED, BINS>(hist, in, split, blocks, stream);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
+#include "common/data.h"
 #include "reduction/reduction.h" /* built from the repository root: -I. */
 #define CK(x)                                                                                      \
     do {                                                                                           \
@@ -16,21 +17,13 @@
         }                                                                                          \
     } while (0)
 
-__device__ __forceinline__ uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 enum { IN_UNIFORM, IN_SAME, IN_SKEWED, IN_ONEBANK, NIN };
 static const char *inname[NIN] = {"uniform", "same", "skewed", "onebank"};
 __global__ void fill(uint8_t *d, size_t nbytes, int mode, int u16)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < nbytes / 2;
          i += (size_t)gridDim.x * blockDim.x) {
-        uint64_t h = mix(12345 ^ mix(i + 0x9e3779b97f4a7c15ull));
+        uint64_t h = bf_random_bits(12345, i);
         uint16_t v;
         if (!u16) {
             uint8_t b[2];
