@@ -1,88 +1,170 @@
 #include "histogram/histogram_model.h"
 
+#include <string.h>
+
 static struct bf_site site(const char *name, struct bf_access access)
 {
     struct bf_site s = {name, access, 0, 0, 0, 0};
     return s;
 }
 
-/* Wavefronts of a 4-byte red request under one-part rules of 32 banks of 4
- * bytes (sm_90's): the most distinct words in any bank. The general
- * bf_site_add does the same for any rules; this one is 5x faster, and the
- * model replays every sample of inputs up to gigabytes. */
-static int fast_wavefronts(const uint32_t word[32], uint32_t active)
+/* Distinct words per bank of 4-byte red requests under one-part rules of 32
+ * banks of 4 bytes (sm_90's), for replaying billions of samples: a word seen
+ * in this request carries its number in `stamp`, so a lane costs a few
+ * instructions. bf_site_add does the same for any rules, 5x slower. */
+struct counter {
+    uint32_t stamp[32768]; /* the most words a layout has (histogram_words) */
+    uint32_t now;          /* only grows: older stamps never match it */
+};
+
+/* The model runs on one thread; its stamps last from one call to the next. */
+static struct counter counter;
+
+static int fast_rules(const struct bf_bank_rules *rules)
 {
-    uint32_t seen[32][32];
-    int count[32] = {0}, most = 0;
-    for (int lane = 0; lane < 32; ++lane) {
-        if (!(active >> lane & 1u))
-            continue;
-        int b = (int)(word[lane] % 32u), j = 0;
-        while (j < count[b] && seen[b][j] != word[lane])
-            ++j;
-        if (j < count[b])
-            continue; /* the same word: served together */
-        seen[b][count[b]++] = word[lane];
-        if (count[b] > most)
-            most = count[b];
+    return rules->banks == 32 && rules->bank_bytes == 4 && rules->part_lanes == 32;
+}
+
+static void count_request(struct counter *c, const struct bf_bank_rules *rules,
+                          const uint32_t word[32], uint32_t active, struct bf_site *s)
+{
+    if (active == 0)
+        return;
+    if (!fast_rules(rules)) {
+        uint32_t addr[32];
+        for (int lane = 0; lane < 32; ++lane)
+            addr[lane] = 4u * word[lane];
+        bf_site_add(s, rules, addr, active);
+        return;
     }
-    return most;
+    if (++c->now == 0) { /* wrapped: forget every stamp */
+        memset(c->stamp, 0, sizeof c->stamp);
+        c->now = 1;
+    }
+    uint8_t per_bank[32] = {0};
+    int most = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+        const uint32_t w = word[lane];
+        if (!(active >> lane & 1u) || c->stamp[w] == c->now)
+            continue; /* idle, or the same word as a lane before: served together */
+        c->stamp[w] = c->now;
+        const int k = ++per_bank[w % 32u];
+        most = k > most ? k : most;
+    }
+    s->requests += 1;
+    s->wavefronts += (uint64_t)most;
+    s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
+    if (most > s->worst)
+        s->worst = most;
 }
 
 int histogram_model_count(const struct bf_bank_rules *rules, enum histogram_variant variant,
                           int bins, const uint32_t bin[32], uint32_t active, struct bf_site *s)
 {
-    uint32_t addr[32];
-    for (int lane = 0; lane < 32; ++lane)
-        addr[lane] = 4u * histogram_word(variant, bins, bin[lane], lane);
-    if (active == 0)
-        return 0;
-    if (rules->banks != 32 || rules->bank_bytes != 4 || rules->part_lanes != 32)
-        return bf_site_add(s, rules, addr, active);
     uint32_t word[32];
     for (int lane = 0; lane < 32; ++lane)
-        word[lane] = addr[lane] / 4u;
-    int w = fast_wavefronts(word, active);
-    s->requests += 1;
-    s->wavefronts += (uint64_t)w;
-    s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
-    if (w > s->worst)
-        s->worst = w;
+        word[lane] = histogram_word(variant, bins, bin[lane], lane);
+    count_request(&counter, rules, word, active, s);
     return 0;
 }
 
-/* The requests of the vectors: lane l of a warp counts vector 32 m + l, one
- * request for each sample position in a vector, lanes past the last vector
- * idle (the kernel's grid stride keeps warps on aligned groups of 32). */
-static void count_vectors(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                          int bins, enum histogram_input input, uint64_t seed,
-                          const struct histogram_split *sp, struct bf_site *s)
+/* bin[k] = the bin of sample first + k, k < count <= DRAW_MOST: every draw
+ * first (a loop that vectorises), then each input in a loop of its own
+ * (histogram_sample_of, inlined with the input known). */
+#define DRAW_MOST 512
+static void draw_bins(enum histogram_input input, int bins, uint64_t seed, int64_t first, int count,
+                      uint32_t *bin)
 {
-    uint32_t bin[32] = {0};
     const int shift = bins == HISTOGRAM_U8_BINS ? 0 : 4;
-    for (int64_t group = 0; group * 32 < sp->vectors; ++group) {
-        int64_t left = sp->vectors - group * 32;
-        uint32_t active = left >= 32 ? ~0u : (1u << left) - 1u;
+    const uint32_t same = histogram_same_value(bins, seed);
+    if (input == HISTOGRAM_SAME) {
+        for (int k = 0; k < count; ++k)
+            bin[k] = same >> shift;
+        return;
+    }
+    const uint64_t per = (uint64_t)histogram_per_draw(bins), first_draw = (uint64_t)first / per,
+                   skip = (uint64_t)first % per; /* samples of the first draw before `first` */
+    uint64_t draw[DRAW_MOST / 2 + 1];
+    for (uint64_t k = 0; k < (skip + (uint64_t)count + per - 1) / per; ++k)
+        draw[k] = histogram_draw(seed, first_draw + k);
+#define SAMPLES(in)                                                                                \
+    for (int k = 0; k < count; ++k) {                                                              \
+        const uint64_t j = (uint64_t)k + skip;                                                     \
+        bin[k] =                                                                                   \
+            histogram_sample_of(in, bins, same, histogram_part(bins, draw[j / per], j % per)) >>   \
+            shift;                                                                                 \
+    }
+    switch (input) {
+    case HISTOGRAM_UNIFORM:
+        SAMPLES(HISTOGRAM_UNIFORM);
+        break;
+    case HISTOGRAM_SKEWED:
+        SAMPLES(HISTOGRAM_SKEWED);
+        break;
+    default:
+        SAMPLES(HISTOGRAM_ONEBANK);
+        break;
+    }
+#undef SAMPLES
+}
+
+/* The requests of `groups` groups of 32 vectors from group `first`: lane l
+ * of a warp counts vector 32 g + l, one request for each sample position in
+ * a vector, lanes past the last vector idle (the kernel's grid stride keeps
+ * warps on aligned groups of 32). */
+static void count_groups(struct counter *c, const struct bf_bank_rules *rules,
+                         enum histogram_variant variant, int bins, enum histogram_input input,
+                         uint64_t seed, const struct histogram_split *sp, int64_t first,
+                         int64_t groups, struct bf_site *s)
+{
+    uint32_t bin[DRAW_MOST], word[32];
+    for (int64_t group = first; group < first + groups; ++group) {
+        const int64_t left = sp->vectors - group * 32;
+        const int lanes = left >= 32 ? 32 : (int)left;
+        const uint32_t active = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+        /* a group's vectors are consecutive: lane l's samples from l * per_vector on */
+        draw_bins(input, bins, seed, sp->head + group * 32 * sp->per_vector, lanes * sp->per_vector,
+                  bin);
         for (int p = 0; p < sp->per_vector; ++p) {
-            for (int lane = 0; lane < 32 && lane < left; ++lane) {
-                int64_t i = sp->head + (group * 32 + lane) * sp->per_vector + p;
-                bin[lane] = histogram_sample(input, bins, seed, (uint64_t)i) >> shift;
-            }
-            histogram_model_count(rules, variant, bins, bin, active, s);
+            for (int lane = 0; lane < lanes; ++lane)
+                word[lane] = histogram_word(variant, bins, bin[lane * sp->per_vector + p], lane);
+            count_request(c, rules, word, active, s);
         }
     }
 }
 
-/* The head or the tail: thread t < count takes sample first + t. */
-static void count_singles(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                          int bins, enum histogram_input input, uint64_t seed, int64_t first,
-                          int64_t count, struct bf_site *s)
+/* Every vector's requests. The input repeats every HISTOGRAM_PERIOD draws, a
+ * whole number of groups, so group g + cycle counts what group g counts: one
+ * cycle replayed and multiplied, then the groups left, then the last group
+ * if it is partial. */
+static void count_vectors(struct counter *c, const struct bf_bank_rules *rules,
+                          enum histogram_variant variant, int bins, enum histogram_input input,
+                          uint64_t seed, const struct histogram_split *sp, struct bf_site *s)
 {
-    uint32_t bin[32] = {0};
-    const int shift = bins == HISTOGRAM_U8_BINS ? 0 : 4;
+    const int64_t full = sp->vectors / 32, cycle = (int64_t)HISTOGRAM_PERIOD *
+                                                   histogram_per_draw(bins) / (32 * sp->per_vector);
+    if (full >= cycle) {
+        struct bf_site one = *s;
+        one.requests = one.wavefronts = one.ideal = 0;
+        one.worst = 0;
+        count_groups(c, rules, variant, bins, input, seed, sp, 0, cycle, &one);
+        bf_site_merge(s, &one, (uint64_t)(full / cycle));
+    }
+    count_groups(c, rules, variant, bins, input, seed, sp, 0, full % cycle, s);
+    if (sp->vectors % 32 != 0)
+        count_groups(c, rules, variant, bins, input, seed, sp, full, 1, s);
+}
+
+/* The head or the tail: thread t < count takes sample first + t. */
+static void count_singles(struct counter *c, const struct bf_bank_rules *rules,
+                          enum histogram_variant variant, int bins, enum histogram_input input,
+                          uint64_t seed, int64_t first, int64_t count, struct bf_site *s)
+{
+    uint32_t bin[32], word[32] = {0};
+    draw_bins(input, bins, seed, first, (int)count, bin);
     for (int lane = 0; lane < count; ++lane)
-        bin[lane] = histogram_sample(input, bins, seed, (uint64_t)(first + lane)) >> shift;
-    histogram_model_count(rules, variant, bins, bin, count >= 32 ? ~0u : (1u << count) - 1u, s);
+        word[lane] = histogram_word(variant, bins, bin[lane], lane);
+    count_request(c, rules, word, count >= 32 ? ~0u : (1u << count) - 1u, s);
 }
 
 int histogram_model_launch(enum histogram_variant variant, int bins, enum histogram_input input,
@@ -112,10 +194,11 @@ int histogram_model_launch(enum histogram_variant variant, int bins, enum histog
                     : bins == HISTOGRAM_U8_BINS ? "count: atomicAdd [bin*32+lane]"
                                                 : "count: atomicAdd [bin/4*32+4*(lane%8)+bin%4]",
                     bf_red(4));
-    count_singles(rules, variant, bins, input, seed, 0, sp.head, &sites[1]);
-    count_singles(rules, variant, bins, input, seed, sp.head + sp.vectors * sp.per_vector, sp.tail,
-                  &sites[1]);
-    count_vectors(rules, variant, bins, input, seed, &sp, &sites[1]);
+    struct counter *c = &counter;
+    count_singles(c, rules, variant, bins, input, seed, 0, sp.head, &sites[1]);
+    count_singles(c, rules, variant, bins, input, seed, sp.head + sp.vectors * sp.per_vector,
+                  sp.tail, &sites[1]);
+    count_vectors(c, rules, variant, bins, input, seed, &sp, &sites[1]);
 
     /* Every block merges: a warp sums 32 consecutive bins, one copy a step. */
     struct bf_site merge = site("merge: ld [copy (i + lane) of bin]", bf_ld(4));

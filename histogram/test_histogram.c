@@ -195,11 +195,52 @@ static void test_model_launch(void)
         "global: no shared memory");
 }
 
+/* The launch's count, replayed request by request from histogram_sample,
+ * equals the model's (which draws a group at a time, replays one period of
+ * the input and multiplies): past two periods, from an odd address. */
+static void test_model_period(void)
+{
+    struct bf_site sites[BF_MAX_SITES];
+    for (int k = 0; k < 2; ++k) {
+        const int bins = bin_counts[k], per = 16 / (bins == 256 ? 1 : 2),
+                  shift = bins == 256 ? 0 : 4;
+        const int64_t n = 2 * (int64_t)HISTOGRAM_PERIOD * histogram_per_draw(bins) + 12345;
+        const uint64_t start = 4096 + 3;
+        for (int in = 0; in < HISTOGRAM_INPUTS; in += 2) { /* uniform, skewed */
+            const enum histogram_input input = (enum histogram_input)in;
+            histogram_model_launch(HISTOGRAM_SHARED, bins, input, 11, n, start, &bf_rules_sm90,
+                                   sites);
+            struct bf_site s = {"x", {BF_RED, 4, 0}, 0, 0, 0, 0};
+            struct histogram_split sp = histogram_split_input(start, bins == 256 ? 1 : 2, n);
+            uint32_t bin[32];
+            for (int64_t v = 0; v < sp.vectors; v += 32) {
+                const int lanes = sp.vectors - v >= 32 ? 32 : (int)(sp.vectors - v);
+                for (int p = 0; p < per; ++p) {
+                    for (int l = 0; l < lanes; ++l)
+                        bin[l] = histogram_sample(input, bins, 11,
+                                                  (uint64_t)(sp.head + (v + l) * per + p)) >>
+                                 shift;
+                    histogram_model_count(&bf_rules_sm90, HISTOGRAM_SHARED, bins, bin,
+                                          lanes == 32 ? ~0u : (1u << lanes) - 1u, &s);
+                }
+            }
+            const uint64_t singles = (uint64_t)(sp.head > 0) + (uint64_t)(sp.tail > 0);
+            EXPECT(sites[1].requests == s.requests + singles &&
+                       sites[1].wavefronts >= s.wavefronts &&
+                       sites[1].wavefronts <= s.wavefronts + 32 * singles,
+                   "%d bins, input %d: model %llu wavefronts, request by request %llu (+ %llu "
+                   "single requests)",
+                   bins, in, (unsigned long long)sites[1].wavefronts,
+                   (unsigned long long)s.wavefronts, (unsigned long long)singles);
+        }
+    }
+}
+
 /* The inputs are what their names say. */
 static void test_inputs(void)
 {
     int bad = 0;
-    uint64_t low = 0;
+    uint64_t low = 0, same = 0;
     const int N = 1 << 16;
     for (uint64_t i = 0; i < (uint64_t)N; ++i) {
         bad += histogram_sample(HISTOGRAM_ONEBANK, 256, 3, i) % 32 != 0;
@@ -210,7 +251,15 @@ static void test_inputs(void)
         bad += histogram_sample(HISTOGRAM_UNIFORM, 4096, 3, i) > 65535;
         bad += histogram_sample(HISTOGRAM_SKEWED, 4096, 3, i) > 65535;
         low += histogram_sample(HISTOGRAM_SKEWED, 256, 3, i) < 16;
+        /* the stream repeats after HISTOGRAM_PERIOD draws, and only then */
+        const uint64_t period8 = 4u * HISTOGRAM_PERIOD;
+        bad += histogram_sample(HISTOGRAM_UNIFORM, 4096, 3, i) !=
+               histogram_sample(HISTOGRAM_UNIFORM, 4096, 3, i + 2u * HISTOGRAM_PERIOD);
+        bad += histogram_bits(256, 3, i) != histogram_bits(256, 3, i + period8);
+        same += histogram_bits(256, 3, i) == histogram_bits(256, 3, i + period8 / 2);
     }
+    EXPECT(same < 16, "no repetition within a period: %llu of %d alike", (unsigned long long)same,
+           N);
     EXPECT(bad == 0, "%d samples out of their input's range", bad);
     EXPECT(low > (uint64_t)N * 45 / 100 && low < (uint64_t)N * 55 / 100,
            "skewed: half the samples in the first 16 bins (%llu of %d)", (unsigned long long)low,
@@ -238,6 +287,7 @@ int main(void)
     test_adversaries();
     test_split();
     test_model_launch();
+    test_model_period();
     test_inputs();
     test_reference();
     return unit_finish("test_histogram");
