@@ -73,13 +73,18 @@ static BF_HD uint32_t histogram_merge_word(enum histogram_variant variant, int b
 }
 
 /* Blocks an SM runs at once, as measured on the H100 (shared memory and
- * registers): the grid is this times the SMs, each block striding over the
- * input, so the set-up and merge are paid once a block. */
+ * registers): the grid is this times the SMs, each block counting an equal
+ * share of the input, so the set-up and merge are paid once a block. A
+ * macro, for the kernels' __launch_bounds__ too. One copy: 512 or 1024
+ * threads of 32 registers, 4 or 2 blocks. Replicated: 32 KiB or 128 KiB of
+ * counters, 2 or 1 blocks, with the registers to load ahead. Global: as
+ * replicated (its atomics in L2 are its limit; more blocks would spill). */
+#define HISTOGRAM_BLOCKS_PER_SM(variant, bins)                                                     \
+    ((variant) == HISTOGRAM_SHARED ? ((bins) == HISTOGRAM_U8_BINS ? 4 : 2)                         \
+                                   : ((bins) == HISTOGRAM_U8_BINS ? 2 : 1))
 static BF_HD int histogram_blocks_per_sm(enum histogram_variant variant, int bins)
 {
-    if (variant == HISTOGRAM_REPLICATED)
-        return bins == HISTOGRAM_U8_BINS ? 2 : 1; /* 32 KiB; 128 KiB */
-    return bins == HISTOGRAM_U8_BINS ? 4 : 2;     /* 512 or 1024 threads, 32 registers */
+    return HISTOGRAM_BLOCKS_PER_SM(variant, bins);
 }
 
 /* How n samples starting at byte address `start` are read: `head` samples
@@ -127,6 +132,13 @@ static BF_HD int64_t histogram_blocks(enum histogram_variant variant, int bins, 
     int64_t need = (vectors + tile - 1) / tile,
             most = (int64_t)sms * histogram_blocks_per_sm(variant, bins);
     return need < 1 ? 1 : need < most ? need : most;
+}
+
+/* The vectors each block counts: an equal share of them, rounded up to
+ * whole groups of 32 (block b counts [b * share, (b + 1) * share)). */
+static BF_HD int64_t histogram_share(int64_t vectors, int64_t blocks)
+{
+    return ((vectors + blocks - 1) / blocks + 31) / 32 * 32;
 }
 
 #endif
