@@ -121,14 +121,13 @@ __device__ __forceinline__ void word_update(uint32_t *s, uint32_t *g, uint32_t w
 template <int L, int BINS, int THREADS>
 __device__ __forceinline__ void drain(uint32_t *s, uint32_t *tot, int tid)
 {
-    if (L == L_ONE) {
+    if constexpr (L == L_ONE) {
         for (int b = tid, k = 0; b < BINS; b += THREADS, ++k) {
             tot[k] += s[b];
             s[b] = 0;
         }
         return;
-    }
-    if (L == L_LANE32 || L == L_COPY8 || L == L_PAD8) { // rows per bin
+    } else if constexpr (L == L_LANE32 || L == L_COPY8 || L == L_PAD8) { // rows per bin
         const int C = L == L_LANE32 ? 32 : 8;
         for (int b = tid, k = 0; b < BINS; b += THREADS, ++k) {
             uint32_t t = 0;
@@ -141,19 +140,20 @@ __device__ __forceinline__ void drain(uint32_t *s, uint32_t *tot, int tid)
             tot[k] += t;
         }
         return;
-    }
-    // rows of 32 words hold 4 bins
-    for (int r = tid, k = 0; r < BINS / 4; r += THREADS, ++k) {
-        for (int i = 0; i < 32; ++i) {
-            int c = (i + tid) & 31;
-            uint32_t v = s[r * 32 + c];
-            s[r * 32 + c] = 0;
-            if (L == L_GRP8 || L == L_GRP8_SPLIT)
-                tot[4 * k + (c & 3)] += v;
-            else {
-                int b = 2 * (c & 1);
-                tot[4 * k + b] += v & 0xffff;
-                tot[4 * k + b + 1] += v >> 16;
+    } else {
+        // rows of 32 words hold 4 bins
+        for (int r = tid, k = 0; r < BINS / 4; r += THREADS, ++k) {
+            for (int i = 0; i < 32; ++i) {
+                int c = (i + tid) & 31;
+                uint32_t v = s[r * 32 + c];
+                s[r * 32 + c] = 0;
+                if (L == L_GRP8 || L == L_GRP8_SPLIT)
+                    tot[4 * k + (c & 3)] += v;
+                else {
+                    int b = 2 * (c & 1);
+                    tot[4 * k + b] += v & 0xffff;
+                    tot[4 * k + b + 1] += v >> 16;
+                }
             }
         }
     }
