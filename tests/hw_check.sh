@@ -14,7 +14,10 @@
 # ncu profiles the kernels whose names start with "FAMILY_": a family's kernels
 # must be named so (transpose_padded), and no other kernel of the run may be.
 # usage: hw_check.sh BANKFREE FAMILY/VARIANT
+# HW_TYPE=T checks type T alone (bankfree's --type T); HW_SIZES="S ..." checks
+# those sizes instead of the family's hw list: per-input tables in a README.
 bankfree=$1 filter=$2
+type_opt=${HW_TYPE:+--type $HW_TYPE}
 family=${filter%%/*}
 seed=1 # the inputs' base seed, the same for test and model: reruns repeat
 . "$(dirname "$0")/lib.sh"
@@ -34,8 +37,11 @@ esac
 
 # Model CSV: family,type,size,variant,site,op,bytes,requests,wavefronts,...
 # A row whose type reads "f32/i32" stands for both, and `test` runs both.
-model=$("$bankfree" model "$filter" --sizes hw --seed "$seed" --sms "$sms" --format csv \
-    2>/dev/null) || exit 1
+sizes_opt="--sizes hw"
+[ -n "${HW_SIZES:-}" ] && sizes_opt=$(for s in $HW_SIZES; do printf -- '--size %s ' "$s"; done)
+# shellcheck disable=SC2086 # the options split into words on purpose
+model=$("$bankfree" model "$filter" $sizes_opt $type_opt --seed "$seed" --sms "$sms" \
+    --format csv 2>/dev/null) || exit 1
 ops=$(echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u)
 for op in $ops; do
     case $op in
@@ -65,18 +71,20 @@ failed=0
 for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
     # The model of this size alone: `test --size S` runs it as its first size,
     # and a case's seed follows its size's place in the list.
-    one=$("$bankfree" model "$filter" --size "$size" --seed "$seed" --sms "$sms" --format csv \
-        2>/dev/null) || exit 1
+    # shellcheck disable=SC2086
+    one=$("$bankfree" model "$filter" --size "$size" $type_opt --seed "$seed" --sms "$sms" \
+        --format csv 2>/dev/null) || exit 1
+    # shellcheck disable=SC2086
     "$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
         --metrics "${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_st.sum,${pipe}_atom.sum" \
-        "$bankfree" test "$filter" --size "$size" --seed "$seed" >"$out" 2>&1
+        "$bankfree" test "$filter" --size "$size" $type_opt --seed "$seed" >"$out" 2>&1
     if ! grep -q '^# [1-9][0-9]* passed, 0 failed, 0 skipped' "$out"; then
         cat "$out" "$log"
         echo "FAIL: $filter $size did not run cleanly under ncu"
         failed=1
         continue
     fi
-    line="$filter $size:"
+    line="$filter $size${HW_TYPE:+ $HW_TYPE}:"
     for op in ld st atom; do
         mop=$op
         [ $op = atom ] && mop=red # the model's name for a shared atomic
