@@ -29,7 +29,7 @@ struct bf_size {
 /* The size lists a family gives: `test` every edge case, `quick` a few of them
  * for the sanitizers (which run kernels 10-100x slower), `bench` the timed
  * sizes, `hw` the sizes ncu profiles: sizes whose blocks all run in one wave,
- * and one that takes many waves. */
+ * and one with more work than a wave (many waves, or many tiles a block). */
 enum bf_size_set { BF_SIZES_TEST, BF_SIZES_QUICK, BF_SIZES_BENCH, BF_SIZES_HW, BF_SIZE_SETS };
 
 /* "test", "quick", "bench", "hw". */
@@ -58,8 +58,10 @@ struct bf_bench_ctx {
     .sizes[set] = (array), .nsizes[set] = (int)(sizeof(array) / sizeof *(array))
 
 /* Everything the runner knows of a family. Its kernels must be named
- * <family>_<variant> (transpose_padded): the hw test profiles the kernels
- * whose names start with "<family>_", and nothing else may. */
+ * <family>_<variant> (transpose_padded), or <family>_kernel for one template
+ * over the variants (histogram_kernel<V, ...>): the hw test profiles the
+ * kernels whose names start with "<family>_", and no other kernel a test
+ * launches may (name helpers otherwise: fill_histogram_input). */
 struct bf_family {
     const char *name;
     const char *summary;

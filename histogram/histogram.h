@@ -41,12 +41,15 @@ enum histogram_variant {
 cudaError_t histogram_u8(enum histogram_variant variant, uint32_t *hist, const uint8_t *in,
                          int64_t n, cudaStream_t stream);
 
-/* hist[b] = number of (in[i] >> 4) == b, i < n (mod 2^32). in may start at
- * any byte address, odd ones too: the kernel then reads aligned 16-byte
- * vectors and reassembles the samples that straddle them (little-endian).
- * Errors as histogram_u8. */
-cudaError_t histogram_u16(enum histogram_variant variant, uint32_t *hist, const uint16_t *in,
-                          int64_t n, cudaStream_t stream);
+/* hist[b] = number of samples s with (s >> 4) == b, for the n little-endian
+ * 16-bit samples that start at `in`, at any byte address, odd ones too (a
+ * void pointer: an odd uint16_t pointer is not valid C); the kernel then
+ * reads aligned 16-byte vectors and reassembles the samples that straddle
+ * them. HISTOGRAM_REPLICATED keeps 128 KiB of counters a block: on a GPU
+ * that grants less shared memory to a block (sm_86 and sm_89: 99 KiB) it
+ * returns the launch's error. Errors otherwise as histogram_u8. */
+cudaError_t histogram_u16(enum histogram_variant variant, uint32_t *hist, const void *in, int64_t n,
+                          cudaStream_t stream);
 
 #ifdef __cplusplus
 }

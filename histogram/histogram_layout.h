@@ -10,7 +10,7 @@
  * lies is the whole difference between the variants:
  *
  *   shared      one copy, w = bin: bin b in bank b % 32. Uniform bytes cost
- *               about 3.5 wavefronts a request; bytes from {0, 32, ... 224}
+ *               about 3.15 wavefronts a request (16-bit samples 3.5); bytes from {0, 32, ... 224}
  *               all land in bank 0: up to 8-way (256 bins), 32-way (4096).
  *   replicated  256 bins: 32 copies, w = bin * 32 + lane. Every counter of
  *               lane l lies in bank l: one wavefront a request, any input.

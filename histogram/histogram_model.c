@@ -58,14 +58,13 @@ static void count_request(struct counter *c, const struct bf_bank_rules *rules,
         s->worst = most;
 }
 
-int histogram_model_count(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                          int bins, const uint32_t bin[32], uint32_t active, struct bf_site *s)
+void histogram_model_count(const struct bf_bank_rules *rules, enum histogram_variant variant,
+                           int bins, const uint32_t bin[32], uint32_t active, struct bf_site *s)
 {
     uint32_t word[32];
     for (int lane = 0; lane < 32; ++lane)
         word[lane] = histogram_word(variant, bins, bin[lane], lane);
     count_request(&counter, rules, word, active, s);
-    return 0;
 }
 
 /* bin[k] = the bin of sample first + k, k < count <= DRAW_MOST: every draw
@@ -110,8 +109,8 @@ static void draw_bins(enum histogram_input input, int bins, uint64_t seed, int64
 
 /* The requests of `groups` groups of 32 vectors from group `first`: lane l
  * of a warp counts vector 32 g + l, one request for each sample position in
- * a vector, lanes past the last vector idle (the kernel's grid stride keeps
- * warps on aligned groups of 32). */
+ * a vector, lanes past the last vector idle (a block's share and its tiles
+ * are whole groups of 32, so every warp reads one aligned group). */
 static void count_groups(struct counter *c, const struct bf_bank_rules *rules,
                          enum histogram_variant variant, int bins, enum histogram_input input,
                          uint64_t seed, const struct histogram_split *sp, int64_t first,

@@ -53,8 +53,8 @@ static uint64_t start_offset(const struct bf_size *s)
 }
 
 /* Every edge: empty, one sample, less than a vector, a vector either side,
- * primes, many blocks, 1 GiB, and past 2^32 bytes: 2^32 + 5 equal bytes put
- * 2^32 + 5 counts in one bin, which reads 5 (the counts wrap modulo 2^32). */
+ * primes, many blocks, and past 2^32 bytes (1 GiB is the bench's, checked there): 2^32 + 5 equal
+ * bytes put 2^32 + 5 counts in one bin, which reads 5 (the counts wrap modulo 2^32). */
 static const struct bf_size test_sizes[] = {
     {1, {0}},    {1, {1}},     {1, {2}},       {1, {3}},        {1, {15}},
     {1, {16}},   {1, {17}},    {1, {31}},      {1, {33}},       {1, {1021}},
@@ -66,7 +66,7 @@ static const struct bf_size quick_sizes[] = {
 /* 1 GiB, memory-bound; 32 MiB, resident in L2 between repetitions (warm). */
 static const struct bf_size bench_sizes[] = {{1, {1073741824}}, {1, {33554432}}};
 /* For ncu: a few blocks, tens of blocks, one full wave, and the bench's
- * sizes, where the grid strides (its size follows the GPU's SMs). */
+ * sizes, where each block counts many tiles (the grid follows the GPU's SMs). */
 static const struct bf_size hw_sizes[] = {
     {1, {65537}}, {1, {1000003}}, {1, {16777259}}, {1, {33554432}}, {1, {1073741824}}};
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The hardware agrees with the model: for FAMILY/VARIANT at each of the
-# family's hw sizes (one wave of blocks, and many waves), ncu's SASS counts of
+# family's hw sizes (one wave of blocks, and more work than one wave: more
+# waves, or many tiles a block), ncu's SASS counts of
 # shared-memory wavefronts, loads, stores and atomics, over every launch of
 # `bankfree test FAMILY/VARIANT --size S --seed SEED` must equal the bank
 # model's count for the same size and seed (`bankfree model ... --seed SEED`

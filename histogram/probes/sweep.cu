@@ -226,12 +226,28 @@ struct Cfg {
         L, U, T, LD, MB, hist<L, U, T, LD, MB>, smem_words<L, (U ? 4096 : 256)>()                  \
     }
 static Cfg cfgs[] = {
-    CFG(L_ONE, 0, 1024, 2, 2),    CFG(L_ONE, 0, 1024, 4, 2),    CFG(L_ONE, 0, 512, 4, 4),
-    CFG(L_LANE32, 0, 1024, 2, 2), CFG(L_LANE32, 0, 1024, 4, 2), CFG(L_LANE32, 0, 512, 4, 4),
-    CFG(L_LANE32, 0, 512, 8, 2),  CFG(L_LANE32, 0, 256, 8, 4),  CFG(L_LANE32, 0, 512, 4, 2),
-    CFG(L_ONE, 1, 1024, 2, 2),    CFG(L_ONE, 1, 1024, 4, 2),    CFG(L_ONE, 1, 1024, 4, 1),
-    CFG(L_GRP8, 1, 1024, 4, 1),   CFG(L_GRP8, 1, 1024, 8, 1),   CFG(L_GRP8, 1, 1024, 2, 1),
+    CFG(L_ONE, 0, 1024, 2, 2),
+    CFG(L_ONE, 0, 1024, 4, 2),
+    CFG(L_ONE, 0, 512, 4, 4),
+    CFG(L_LANE32, 0, 1024, 2, 2),
+    CFG(L_LANE32, 0, 1024, 4, 2),
+    CFG(L_LANE32, 0, 512, 4, 4),
+    CFG(L_LANE32, 0, 512, 8, 2),
+    CFG(L_LANE32, 0, 256, 8, 4),
+    CFG(L_LANE32, 0, 512, 4, 2),
+    CFG(L_ONE, 1, 1024, 2, 2),
+    CFG(L_ONE, 1, 1024, 4, 2),
+    CFG(L_ONE, 1, 1024, 4, 1),
+    CFG(L_GRP8, 1, 1024, 4, 1),
+    CFG(L_GRP8, 1, 1024, 8, 1),
+    CFG(L_GRP8, 1, 1024, 2, 1),
     CFG(L_PAD8, 1, 1024, 4, 1),
+    /* the alternatives histogram/README.md rejects, measured here */
+    CFG(L_GLOBAL, 0, 512, 4, 4),
+    CFG(L_COPY8, 0, 512, 4, 4),
+    CFG(L_GRP8_SPLIT, 1, 1024, 4, 1),
+    CFG(L_GRP16, 1, 1024, 4, 1),
+    CFG(L_GRP16_SPLIT, 1, 1024, 4, 1),
 };
 
 static float time_ms(int reps, cudaStream_t st, void (*f)(void *, cudaStream_t), void *arg)
