@@ -1,0 +1,99 @@
+/* Where the AES kernels find a T-table entry, and how the blocks of a message
+ * are shared among threads. The kernels in aes_lut.cu call these functions
+ * for every table read; the bank model calls the very same functions for
+ * every lane of every warp, on the same key and data, so the model cannot
+ * drift from the code.
+ *
+ * A round looks up each of the 16 state bytes x once: T_i[x] for the byte in
+ * row i (FIPS-197's state; T_i is T_0 rotated right by 8i bits, T_0[x] the
+ * bytes {02}.S[x], S[x], S[x], {03}.S[x]). The last round needs S[x] alone:
+ * it reads T_0[x] and keeps its byte S[x], in every variant. A warp looks up
+ * 32 blocks' bytes at once, one block a lane; the words of one request are
+ * data-dependent, and where they lie decides the cost:
+ *
+ *   shared      the 4 tables, one copy (4 KiB): T_i[x] is word 256 i + x, in
+ *               bank x % 32. 32 random bytes land 3 or 4 to the fullest of
+ *               the 32 banks; bytes from {0, 32, ..., 224} all in bank 0:
+ *               up to 8 words of one bank, 8-way.
+ *   constant    the 4 tables in constant memory, same index: not shared
+ *               memory; the constant cache serves a warp's distinct
+ *               addresses one after another (the CUDA C++ Programming
+ *               Guide, "Constant Memory"): about 30 of 32 on random bytes.
+ *   replicated  T_0 alone, 32 copies interleaved word by word (32 KiB): T_0[x]
+ *               for lane j is word 32 x + j, in bank j whatever x is. T_1..T_3
+ *               are T_0 rotated (__byte_perm), so one table serves all four
+ *               lookups of a column and the S-box of the last round: one
+ *               wavefront a request on any data (C. Tezcan, "Optimization of
+ *               Advanced Encryption Standard on Graphics Processing Units",
+ *               IEEE Access, 2021). */
+#ifndef BANKFREE_AES_LUT_LAYOUT_H
+#define BANKFREE_AES_LUT_LAYOUT_H
+
+#include <stdint.h>
+
+#include "aes_lut/aes_lut.h"
+#include "common/hostdev.h"
+
+#define AES_LUT_THREADS    256 /* threads a block */
+#define AES_LUT_PER_THREAD 4   /* 16-byte blocks a thread encrypts at once (its loads in flight) */
+#define AES_LUT_TILE       (AES_LUT_THREADS * AES_LUT_PER_THREAD) /* AES blocks a tile */
+
+/* The word (of shared memory, or of the constant table) that lane `lane`
+ * reads for T_table[x]. */
+static BF_HD uint32_t aes_lut_word(enum aes_lut_variant variant, int table, uint32_t x, int lane)
+{
+    if (variant == AES_LUT_REPLICATED)
+        return x * 32u + (uint32_t)lane; /* T_table = T_0 rotated: one table */
+    return (uint32_t)table * 256u + x;
+}
+
+/* The word of the last round's S[x]: T_0[x], whose byte 2 (bits 16-23) is S[x]. */
+static BF_HD uint32_t aes_lut_sbox_word(enum aes_lut_variant variant, uint32_t x, int lane)
+{
+    return aes_lut_word(variant, 0, x, lane);
+}
+
+/* Words of shared memory a block holds (0: none, constant memory). */
+static BF_HD uint32_t aes_lut_words(enum aes_lut_variant variant)
+{
+    return variant == AES_LUT_SHARED ? 1024u : variant == AES_LUT_REPLICATED ? 8192u : 0u;
+}
+
+/* What word w of a block's shared tables holds: T_table[x] (for the set-up,
+ * which writes word w from T_0[x] rotated by `table` bytes). */
+static BF_HD void aes_lut_entry(enum aes_lut_variant variant, uint32_t w, int *table, uint32_t *x)
+{
+    if (variant == AES_LUT_REPLICATED) {
+        *table = 0;
+        *x = w / 32u;
+    } else {
+        *table = (int)(w / 256u);
+        *x = w % 256u;
+    }
+}
+
+/* Blocks an SM runs at once, for the grid (a block per SM more would find no
+ * room): 256 threads of at most 64 registers; replicated: 32 KiB of tables a
+ * block, 6 fit in 228 KiB with the 1 KiB each reserves. A guess until
+ * measured on the H100. A macro for the kernels' __launch_bounds__ too. */
+#define AES_LUT_BLOCKS_PER_SM(variant) ((variant) == AES_LUT_REPLICATED ? 6 : 4)
+
+/* The grid: enough blocks for the tiles, at most blocks_per_sm * sms. */
+static BF_HD int64_t aes_lut_grid(enum aes_lut_variant variant, int64_t aes_blocks, int sms)
+{
+    const int64_t tiles = (aes_blocks + AES_LUT_TILE - 1) / AES_LUT_TILE,
+                  most = (int64_t)sms * AES_LUT_BLOCKS_PER_SM(variant);
+    return tiles < most ? tiles : most;
+}
+
+/* The tiles each block encrypts: an equal share (block b: tiles [b * share,
+ * (b + 1) * share)). Thread t of a tile takes its AES blocks t, t + THREADS,
+ * ...: a warp's lanes take 32 consecutive blocks, so a warp's request is
+ * always one aligned group of 32 blocks (the model's unit). */
+static BF_HD int64_t aes_lut_share(int64_t aes_blocks, int64_t grid)
+{
+    const int64_t tiles = (aes_blocks + AES_LUT_TILE - 1) / AES_LUT_TILE;
+    return grid > 0 ? (tiles + grid - 1) / grid : 0;
+}
+
+#endif

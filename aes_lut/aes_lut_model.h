@@ -1,0 +1,42 @@
+/* The AES kernels' table reads, replayed through the bank model with the
+ * kernels' own index functions (aes_lut_layout.h) on the very key, counter
+ * and plaintext they encrypt (aes_lut_data.h). */
+#ifndef BANKFREE_AES_LUT_MODEL_H
+#define BANKFREE_AES_LUT_MODEL_H
+
+#include "aes_lut/aes_lut_data.h"
+#include "aes_lut/aes_lut_layout.h"
+#include "common/registry.h"
+
+/* CTR messages of more than this many groups of 32 blocks (64 MiB) are
+ * replayed on this many groups spread evenly over the message, and the
+ * wavefronts scaled (the site's name says "sampled"): CTR's lookups never
+ * repeat, and a replay costs about 0.1 us a block. ECB is exact at any size. */
+#define AES_LUT_MODEL_GROUPS (1 << 17)
+
+/* One warp's request of a table read: lane l reads T_table[x[l]] (the S-box
+ * word if `sbox`) if bit l of active is set. Adds it to `site` (4-byte loads). */
+void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_variant variant,
+                           int table, int sbox, const uint32_t x[32], uint32_t active,
+                           struct bf_site *site);
+
+/* The shared-memory sites of one launch over n bytes of case c: the set-up
+ * (st.128, every block), the lookups of round 1, of the middle rounds and of
+ * the last round (ld). The constant variant has none; a launch that does not
+ * happen (n = 0, or ECB of a partial block) has the sites with no request. */
+int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case *c, int64_t n,
+                         const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
+
+/* The constant variant's cost, which is not shared memory: each warp-wide
+ * table read is served once per distinct address among its active lanes
+ * (the constant cache serialises them). requests: warp-wide reads; addresses:
+ * their distinct addresses summed (the serialised requests); worst: most in
+ * one. Replays exactly what aes_lut_model_launch replays (sampled alike). */
+struct aes_lut_constant_cost {
+    uint64_t requests, addresses;
+    int worst;
+};
+void aes_lut_model_constant(const struct aes_lut_case *c, int64_t n,
+                            struct aes_lut_constant_cost *cost);
+
+#endif
