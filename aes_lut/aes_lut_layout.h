@@ -53,10 +53,13 @@ static BF_HD uint32_t aes_lut_sbox_word(enum aes_lut_variant variant, uint32_t x
     return aes_lut_word(variant, 0, x, lane);
 }
 
-/* Words of shared memory a block holds (0: none, constant memory). */
+/* Words of shared memory a block holds (0: none, constant memory). A macro
+ * for the kernels' array size too. */
+#define AES_LUT_WORDS(variant)                                                                     \
+    ((variant) == AES_LUT_SHARED ? 1024u : (variant) == AES_LUT_REPLICATED ? 8192u : 0u)
 static BF_HD uint32_t aes_lut_words(enum aes_lut_variant variant)
 {
-    return variant == AES_LUT_SHARED ? 1024u : variant == AES_LUT_REPLICATED ? 8192u : 0u;
+    return AES_LUT_WORDS(variant);
 }
 
 /* What word w of a block's shared tables holds: T_table[x] (for the set-up,
@@ -72,11 +75,11 @@ static BF_HD void aes_lut_entry(enum aes_lut_variant variant, uint32_t w, int *t
     }
 }
 
-/* Blocks an SM runs at once, for the grid (a block per SM more would find no
- * room): 256 threads of at most 64 registers; replicated: 32 KiB of tables a
- * block, 6 fit in 228 KiB with the 1 KiB each reserves. A guess until
- * measured on the H100. A macro for the kernels' __launch_bounds__ too. */
-#define AES_LUT_BLOCKS_PER_SM(variant) ((variant) == AES_LUT_REPLICATED ? 6 : 4)
+/* Blocks an SM runs at once, for the grid and the kernels' __launch_bounds__
+ * (so at most 64 registers a thread: no spills in any kernel, by nvcc
+ * -Xptxas -v). 4 x 256 threads; replicated: 4 x 32 KiB of tables. A first
+ * choice, not yet measured on the H100. */
+#define AES_LUT_BLOCKS_PER_SM(variant) 4
 
 /* The grid: enough blocks for the tiles, at most blocks_per_sm * sms. */
 static BF_HD int64_t aes_lut_grid(enum aes_lut_variant variant, int64_t aes_blocks, int sms)
