@@ -17,11 +17,11 @@ enum aes_lut_input {
                       * table (the byte after AddRoundKey is 32 (b % 8) for block b) */
 };
 
-/* The plaintext repeats every AES_LUT_PERIOD 16-byte blocks (1 MiB). ECB
+/* The plaintext repeats every AES_LUT_PERIOD 16-byte blocks (256 KiB). ECB
  * encrypts equal blocks alike, so its lookups repeat too and the model
  * replays one period and multiplies, exact at any size. CTR's lookups depend
  * on the counter, not the plaintext: they never repeat (aes_lut_model.c). */
-#define AES_LUT_PERIOD (1u << 16)
+#define AES_LUT_PERIOD (1u << 14)
 
 /* How a case's starting counter is chosen: at random, or 0, 1 or 2 blocks
  * short of carrying out of its low 32, low 64 or all 128 bits (the last wraps

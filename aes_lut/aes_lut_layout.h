@@ -84,6 +84,7 @@ static BF_HD void aes_lut_entry(enum aes_lut_variant variant, uint32_t w, int *t
 /* The grid: enough blocks for the tiles, at most blocks_per_sm * sms. */
 static BF_HD int64_t aes_lut_grid(enum aes_lut_variant variant, int64_t aes_blocks, int sms)
 {
+    (void)variant; /* every variant runs 4 blocks an SM, for now */
     const int64_t tiles = (aes_blocks + AES_LUT_TILE - 1) / AES_LUT_TILE,
                   most = (int64_t)sms * AES_LUT_BLOCKS_PER_SM(variant);
     return tiles < most ? tiles : most;

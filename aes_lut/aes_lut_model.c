@@ -238,7 +238,7 @@ static void add_scaled(struct sink *into, const struct bf_site part[3],
 }
 
 /* Every group's requests: ECB's repeat every AES_LUT_PERIOD blocks (replay
- * one period and multiply); CTR's past AES_LUT_MODEL_GROUPS full groups are
+ * one period and multiply); CTR's past AES_LUT_MODEL_EXACT full groups are
  * sampled. Returns 1 if sampled. */
 static int replay(struct sink *k, const struct aes_lut_case *c, int64_t nb)
 {
@@ -257,11 +257,11 @@ static int replay(struct sink *k, const struct aes_lut_case *c, int64_t nb)
         add_scaled(k, one, &cost, (uint64_t)(full / cycle), 1);
         for (int64_t g = 0; g < full % cycle; ++g)
             replay_group(k, c, &key, nb, g);
-    } else if (full > AES_LUT_MODEL_GROUPS) {
+    } else if (full > AES_LUT_MODEL_EXACT) {
         clear_sink(&part, one, &cost, k);
-        for (int64_t i = 0; i < AES_LUT_MODEL_GROUPS; ++i)
-            replay_group(&part, c, &key, nb, i * full / AES_LUT_MODEL_GROUPS);
-        add_scaled(k, one, &cost, (uint64_t)full, AES_LUT_MODEL_GROUPS);
+        for (int64_t i = 0; i < AES_LUT_MODEL_SAMPLE; ++i)
+            replay_group(&part, c, &key, nb, i * full / AES_LUT_MODEL_SAMPLE);
+        add_scaled(k, one, &cost, (uint64_t)full, AES_LUT_MODEL_SAMPLE);
         sampled = 1;
     } else {
         for (int64_t g = 0; g < full; ++g)

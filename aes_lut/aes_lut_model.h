@@ -8,11 +8,14 @@
 #include "aes_lut/aes_lut_layout.h"
 #include "common/registry.h"
 
-/* CTR messages of more than this many groups of 32 blocks (64 MiB) are
- * replayed on this many groups spread evenly over the message, and the
- * wavefronts scaled (the site's name says "sampled"): CTR's lookups never
- * repeat, and a replay costs about 0.1 us a block. ECB is exact at any size. */
-#define AES_LUT_MODEL_GROUPS (1 << 17)
+/* CTR's lookups never repeat (they follow the counter, not the plaintext),
+ * and a replay costs about 20 us a group of 32 blocks. So CTR messages of up
+ * to AES_LUT_MODEL_EXACT groups (4 MiB) are replayed whole, exactly; longer
+ * ones on AES_LUT_MODEL_SAMPLE groups spread evenly over the message, the
+ * wavefronts scaled (the sites' names say "sampled"; requests stay exact).
+ * ECB is exact at any size: its plaintext repeats. */
+#define AES_LUT_MODEL_EXACT  (1 << 13)
+#define AES_LUT_MODEL_SAMPLE (1 << 10)
 
 /* One warp's request of a table read: lane l reads T_table[x[l]] (the S-box
  * word if `sbox`) if bit l of active is set. Adds it to `site` (4-byte loads). */
