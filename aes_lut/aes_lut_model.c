@@ -91,39 +91,6 @@ static uint32_t lookup_byte(const uint32_t s[4], int col, int table)
 
 /* ---- counting ---- */
 
-/* Distinct words per bank under one-part rules of 32 banks of 4 bytes
- * (sm_90's), stamped: a word seen in this request carries its number.
- * bf_site_add does the same for any rules, several times slower. */
-static struct {
-    uint32_t stamp[8192]; /* the most words a layout has (aes_lut_words) */
-    uint32_t now;
-} counter;
-
-static int fast_rules(const struct bf_bank_rules *rules)
-{
-    return rules->banks == 32 && rules->bank_bytes == 4 && rules->part_lanes == 32;
-}
-
-/* Most distinct words in one bank (or, banks = 1, distinct words). */
-static int distinct(const uint32_t word[32], uint32_t active, uint32_t banks)
-{
-    if (++counter.now == 0) {
-        memset(counter.stamp, 0, sizeof counter.stamp);
-        counter.now = 1;
-    }
-    uint8_t per_bank[32] = {0};
-    int most = 0;
-    for (int lane = 0; lane < 32; ++lane) {
-        const uint32_t w = word[lane];
-        if (!(active >> lane & 1u) || counter.stamp[w] == counter.now)
-            continue;
-        counter.stamp[w] = counter.now;
-        const int k = ++per_bank[w % banks];
-        most = k > most ? k : most;
-    }
-    return most;
-}
-
 void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_variant variant,
                            int table, int sbox, const uint32_t x[32], uint32_t active,
                            struct bf_site *s)
@@ -132,21 +99,7 @@ void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_varia
     for (int lane = 0; lane < 32; ++lane)
         word[lane] = sbox ? aes_lut_sbox_word(variant, x[lane], lane)
                           : aes_lut_word(variant, table, x[lane], lane);
-    if (active == 0)
-        return;
-    if (!fast_rules(rules)) {
-        uint32_t addr[32];
-        for (int lane = 0; lane < 32; ++lane)
-            addr[lane] = 4u * word[lane];
-        bf_site_add(s, rules, addr, active);
-        return;
-    }
-    const int most = distinct(word, active, 32);
-    s->requests += 1;
-    s->wavefronts += (uint64_t)most;
-    s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
-    if (most > s->worst)
-        s->worst = most;
+    bf_site_add_words(s, rules, word, active);
 }
 
 /* Where one replay's requests go: three sites (round 1, middle rounds, last
@@ -169,7 +122,7 @@ static void add_request(struct sink *k, int which, int table, int sbox, const ui
     for (int lane = 0; lane < 32; ++lane)
         word[lane] = sbox ? aes_lut_sbox_word(AES_LUT_CONSTANT, x[lane], lane)
                           : aes_lut_word(AES_LUT_CONSTANT, table, x[lane], lane);
-    const int n = distinct(word, active, 1);
+    const int n = bf_most_words_per_bank(word, active, 1);
     k->cost->requests += 1;
     k->cost->addresses += (uint64_t)n;
     if (n > k->cost->worst)

@@ -1,5 +1,7 @@
 #include "common/bank_model.h"
 
+#include <string.h>
+
 /* sms: H100 SXM has 132; for the older rules a representative GPU of the
  * generation (GTX 280 and Tesla C1060, 30 SMs; Tesla K40, 15 SMX). */
 const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 8, 132};
@@ -114,6 +116,54 @@ int bf_site_add(struct bf_site *s, const struct bf_bank_rules *r, const uint32_t
     s->ideal += (uint64_t)w.ideal;
     if (w.wavefronts > s->worst)
         s->worst = w.wavefronts;
+    return 0;
+}
+
+int bf_most_words_per_bank(const uint32_t word[BF_WARP], uint32_t active, uint32_t banks)
+{
+    /* A word seen in this call carries its number: no table to clear. */
+    static uint32_t stamp[BF_STAMPED_WORDS], now;
+    uint32_t high = 0;
+    for (int lane = 0; lane < BF_WARP; ++lane)
+        high |= active >> lane & 1u ? word[lane] : 0u;
+    if (high >= BF_STAMPED_WORDS) /* a power of two: no active word reaches it */
+        return -1;
+    if (++now == 0) { /* wrapped: forget every stamp */
+        memset(stamp, 0, sizeof stamp);
+        now = 1;
+    }
+    uint8_t per_bank[BF_WARP] = {0};
+    int most = 0;
+    for (int lane = 0; lane < BF_WARP; ++lane) {
+        const uint32_t w = word[lane];
+        if (!(active >> lane & 1u) || stamp[w] == now)
+            continue; /* idle, or a word a lane before took: served together */
+        stamp[w] = now;
+        const int k = ++per_bank[w % banks];
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+int bf_site_add_words(struct bf_site *s, const struct bf_bank_rules *r,
+                      const uint32_t word[BF_WARP], uint32_t active)
+{
+    const int fast = r->banks == 32 && r->bank_bytes == 4 && r->part_lanes == 32 &&
+                     s->access.bytes == 4 && s->access.op != BF_LDMATRIX;
+    const int w = fast ? bf_most_words_per_bank(word, active, 32) : -1;
+    if (w < 0) { /* other rules, or words past the stamps: the general count */
+        uint32_t addr[BF_WARP];
+        for (int lane = 0; lane < BF_WARP; ++lane)
+            addr[lane] = 4u * word[lane];
+        return bf_site_add(s, r, addr, active);
+    }
+    if (w == 0)
+        return 0; /* no active lane */
+    s->requests += 1;
+    s->wavefronts += (uint64_t)w;
+    s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
+    if (w > s->worst)
+        s->worst = w;
     return 0;
 }
 

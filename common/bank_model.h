@@ -107,6 +107,21 @@ struct bf_site {
 int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,
                 const uint32_t addr[BF_WARP], uint32_t active);
 
+/* The most distinct words any bank holds among the active lanes' words
+ * (bank = word % banks; banks = 1 gives the distinct words). For families
+ * whose addresses follow the data, which replay billions of requests: it
+ * stamps a table of BF_STAMPED_WORDS words, and is not thread-safe. Returns
+ * -1 if an active word is not below BF_STAMPED_WORDS. */
+#define BF_STAMPED_WORDS 65536u
+int bf_most_words_per_bank(const uint32_t word[BF_WARP], uint32_t active, uint32_t banks);
+
+/* bf_site_add for a site of 4-byte accesses, each lane's address given as a
+ * word (address = 4 * word): the same count, through bf_most_words_per_bank
+ * where the rules serve 32 lanes at once from 32 banks of 4 bytes (sm_90's;
+ * several times faster), else through bf_site_add. */
+int bf_site_add_words(struct bf_site *site, const struct bf_bank_rules *rules,
+                      const uint32_t word[BF_WARP], uint32_t active);
+
 /* Adds count copies of other (same name and access) to site. */
 void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);
 

@@ -1,61 +1,9 @@
 #include "histogram/histogram_model.h"
 
-#include <string.h>
-
 static struct bf_site site(const char *name, struct bf_access access)
 {
     struct bf_site s = {name, access, 0, 0, 0, 0};
     return s;
-}
-
-/* Distinct words per bank of 4-byte red requests under one-part rules of 32
- * banks of 4 bytes (sm_90's), for replaying billions of samples: a word seen
- * in this request carries its number in `stamp`, so a lane costs a few
- * instructions. bf_site_add does the same for any rules, 5x slower. */
-struct counter {
-    uint32_t stamp[32768]; /* the most words a layout has (histogram_words) */
-    uint32_t now;          /* only grows: older stamps never match it */
-};
-
-/* The model runs on one thread; its stamps last from one call to the next. */
-static struct counter counter;
-
-static int fast_rules(const struct bf_bank_rules *rules)
-{
-    return rules->banks == 32 && rules->bank_bytes == 4 && rules->part_lanes == 32;
-}
-
-static void count_request(struct counter *c, const struct bf_bank_rules *rules,
-                          const uint32_t word[32], uint32_t active, struct bf_site *s)
-{
-    if (active == 0)
-        return;
-    if (!fast_rules(rules)) {
-        uint32_t addr[32];
-        for (int lane = 0; lane < 32; ++lane)
-            addr[lane] = 4u * word[lane];
-        bf_site_add(s, rules, addr, active);
-        return;
-    }
-    if (++c->now == 0) { /* wrapped: forget every stamp */
-        memset(c->stamp, 0, sizeof c->stamp);
-        c->now = 1;
-    }
-    uint8_t per_bank[32] = {0};
-    int most = 0;
-    for (int lane = 0; lane < 32; ++lane) {
-        const uint32_t w = word[lane];
-        if (!(active >> lane & 1u) || c->stamp[w] == c->now)
-            continue; /* idle, or the same word as a lane before: served together */
-        c->stamp[w] = c->now;
-        const int k = ++per_bank[w % 32u];
-        most = k > most ? k : most;
-    }
-    s->requests += 1;
-    s->wavefronts += (uint64_t)most;
-    s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
-    if (most > s->worst)
-        s->worst = most;
 }
 
 void histogram_model_count(const struct bf_bank_rules *rules, enum histogram_variant variant,
@@ -64,7 +12,7 @@ void histogram_model_count(const struct bf_bank_rules *rules, enum histogram_var
     uint32_t word[32];
     for (int lane = 0; lane < 32; ++lane)
         word[lane] = histogram_word(variant, bins, bin[lane], lane);
-    count_request(&counter, rules, word, active, s);
+    bf_site_add_words(s, rules, word, active);
 }
 
 /* bin[k] = the bin of sample first + k, k < count <= DRAW_MOST: every draw
@@ -111,10 +59,10 @@ static void draw_bins(enum histogram_input input, int bins, uint64_t seed, int64
  * of a warp counts vector 32 g + l, one request for each sample position in
  * a vector, lanes past the last vector idle (a block's share and its tiles
  * are whole groups of 32, so every warp reads one aligned group). */
-static void count_groups(struct counter *c, const struct bf_bank_rules *rules,
-                         enum histogram_variant variant, int bins, enum histogram_input input,
-                         uint64_t seed, const struct histogram_split *sp, int64_t first,
-                         int64_t groups, struct bf_site *s)
+static void count_groups(const struct bf_bank_rules *rules, enum histogram_variant variant,
+                         int bins, enum histogram_input input, uint64_t seed,
+                         const struct histogram_split *sp, int64_t first, int64_t groups,
+                         struct bf_site *s)
 {
     uint32_t bin[DRAW_MOST], word[32];
     for (int64_t group = first; group < first + groups; ++group) {
@@ -127,7 +75,7 @@ static void count_groups(struct counter *c, const struct bf_bank_rules *rules,
         for (int p = 0; p < sp->per_vector; ++p) {
             for (int lane = 0; lane < lanes; ++lane)
                 word[lane] = histogram_word(variant, bins, bin[lane * sp->per_vector + p], lane);
-            count_request(c, rules, word, active, s);
+            bf_site_add_words(s, rules, word, active);
         }
     }
 }
@@ -136,9 +84,9 @@ static void count_groups(struct counter *c, const struct bf_bank_rules *rules,
  * whole number of groups, so group g + cycle counts what group g counts: one
  * cycle replayed and multiplied, then the groups left, then the last group
  * if it is partial. */
-static void count_vectors(struct counter *c, const struct bf_bank_rules *rules,
-                          enum histogram_variant variant, int bins, enum histogram_input input,
-                          uint64_t seed, const struct histogram_split *sp, struct bf_site *s)
+static void count_vectors(const struct bf_bank_rules *rules, enum histogram_variant variant,
+                          int bins, enum histogram_input input, uint64_t seed,
+                          const struct histogram_split *sp, struct bf_site *s)
 {
     const int64_t full = sp->vectors / 32, cycle = (int64_t)HISTOGRAM_PERIOD *
                                                    histogram_per_draw(bins) / (32 * sp->per_vector);
@@ -146,24 +94,24 @@ static void count_vectors(struct counter *c, const struct bf_bank_rules *rules,
         struct bf_site one = *s;
         one.requests = one.wavefronts = one.ideal = 0;
         one.worst = 0;
-        count_groups(c, rules, variant, bins, input, seed, sp, 0, cycle, &one);
+        count_groups(rules, variant, bins, input, seed, sp, 0, cycle, &one);
         bf_site_merge(s, &one, (uint64_t)(full / cycle));
     }
-    count_groups(c, rules, variant, bins, input, seed, sp, 0, full % cycle, s);
+    count_groups(rules, variant, bins, input, seed, sp, 0, full % cycle, s);
     if (sp->vectors % 32 != 0)
-        count_groups(c, rules, variant, bins, input, seed, sp, full, 1, s);
+        count_groups(rules, variant, bins, input, seed, sp, full, 1, s);
 }
 
 /* The head or the tail: thread t < count takes sample first + t. */
-static void count_singles(struct counter *c, const struct bf_bank_rules *rules,
-                          enum histogram_variant variant, int bins, enum histogram_input input,
-                          uint64_t seed, int64_t first, int64_t count, struct bf_site *s)
+static void count_singles(const struct bf_bank_rules *rules, enum histogram_variant variant,
+                          int bins, enum histogram_input input, uint64_t seed, int64_t first,
+                          int64_t count, struct bf_site *s)
 {
     uint32_t bin[32], word[32] = {0};
     draw_bins(input, bins, seed, first, (int)count, bin);
     for (int lane = 0; lane < count; ++lane)
         word[lane] = histogram_word(variant, bins, bin[lane], lane);
-    count_request(c, rules, word, count >= 32 ? ~0u : (1u << count) - 1u, s);
+    bf_site_add_words(s, rules, word, count >= 32 ? ~0u : (1u << count) - 1u);
 }
 
 int histogram_model_launch(enum histogram_variant variant, int bins, enum histogram_input input,
@@ -193,11 +141,10 @@ int histogram_model_launch(enum histogram_variant variant, int bins, enum histog
                     : bins == HISTOGRAM_U8_BINS ? "count: atomicAdd [bin*32+lane]"
                                                 : "count: atomicAdd [bin/4*32+4*(lane%8)+bin%4]",
                     bf_red(4));
-    struct counter *c = &counter;
-    count_singles(c, rules, variant, bins, input, seed, 0, sp.head, &sites[1]);
-    count_singles(c, rules, variant, bins, input, seed, sp.head + sp.vectors * sp.per_vector,
-                  sp.tail, &sites[1]);
-    count_vectors(c, rules, variant, bins, input, seed, &sp, &sites[1]);
+    count_singles(rules, variant, bins, input, seed, 0, sp.head, &sites[1]);
+    count_singles(rules, variant, bins, input, seed, sp.head + sp.vectors * sp.per_vector, sp.tail,
+                  &sites[1]);
+    count_vectors(rules, variant, bins, input, seed, &sp, &sites[1]);
 
     /* Every block merges: a warp sums 32 consecutive bins, one copy a step. */
     struct bf_site merge = site("merge: ld [copy (i + lane) of bin]", bf_ld(4));

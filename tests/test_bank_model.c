@@ -364,6 +364,46 @@ static void test_sites_ways(void)
     EXPECT(bf_rules_sm90.sms == 132, "sm90 replays an H100 SXM: 132 SMs");
 }
 
+/* bf_site_add_words counts what bf_site_add counts, under every rule set,
+ * for words drawn from few or many banks, lanes idle or not, and words past
+ * its stamps (the general count then); bf_most_words_per_bank with one bank
+ * counts distinct words. */
+static void test_site_add_words(void)
+{
+    const struct bf_bank_rules *rules[] = {&bf_rules_sm90, &bf_rules_cc1x, &bf_rules_kepler8};
+    const uint32_t spans[] = {8, 256, 32768, 1u << 20}; /* the last past the stamps */
+    uint64_t x = 12345;
+    int bad = 0;
+    for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 4; ++k)
+            for (int n = 0; n < 2000; ++n) {
+                uint32_t word[BF_WARP], active = n % 3 ? ~0u : 0u;
+                for (int l = 0; l < BF_WARP; ++l) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull; /* an LCG */
+                    word[l] = (uint32_t)(x >> 33) % spans[k];
+                    if (n % 3 == 0)
+                        active |= (uint32_t)(x >> 20 & 1u) << l;
+                }
+                struct bf_site a = {"a", bf_red(4), 0, 0, 0, 0}, b = a;
+                uint32_t addr[BF_WARP];
+                for (int l = 0; l < BF_WARP; ++l)
+                    addr[l] = 4u * word[l];
+                bf_site_add(&a, rules[r], addr, active);
+                bf_site_add_words(&b, rules[r], word, active);
+                bad += a.requests != b.requests || a.wavefronts != b.wavefronts ||
+                       a.ideal != b.ideal || a.worst != b.worst;
+            }
+    EXPECT(bad == 0, "bf_site_add_words and bf_site_add disagree on %d requests", bad);
+    const uint32_t same[BF_WARP] = {0}, big[BF_WARP] = {1u << 16};
+    uint32_t pairs[BF_WARP];
+    for (int l = 0; l < BF_WARP; ++l)
+        pairs[l] = (uint32_t)l / 2u;
+    EXPECT_EQ(bf_most_words_per_bank(same, ~0u, 1), 1, "one word");
+    EXPECT_EQ(bf_most_words_per_bank(pairs, ~0u, 1), 16, "16 distinct words");
+    EXPECT_EQ(bf_most_words_per_bank(pairs, 0u, 1), 0, "no lane active");
+    EXPECT_EQ(bf_most_words_per_bank(big, 1u, 32), -1, "a word past the stamps");
+}
+
 int main(void)
 {
     test_h100_loads();
@@ -376,5 +416,6 @@ int main(void)
     test_kepler_8byte_banks();
     test_xor_swizzle();
     test_sites_ways();
+    test_site_add_words();
     return unit_finish("bank model");
 }
