@@ -1,36 +1,36 @@
 /* Histograms with three homes for the counters: global memory, one shared
  * copy per block, and shared copies laid out per lane (histogram_layout.h).
- * One kernel body serves all three; they differ only in histogram_word and
- * in how many words a block clears and merges. */
+ * One kernel body serves all three; they differ only in histogram_bin_word
+ * and histogram_lane_word and in how many words a block clears and merges. */
 #include "histogram/histogram.h"
 #include "histogram/histogram_layout.h"
 
 /* Counts one bin: into the output (global variant) or into the block's
- * shared counters. atomicAdd with its result unused compiles to
- * ATOMS.POPC.INC, which serves lanes on one word together. */
+ * shared counters, `mine` being the byte address in shared memory of this
+ * lane's copy. atomicAdd with its result unused compiles to ATOMS.POPC.INC,
+ * which serves lanes on one word together. */
 template <enum histogram_variant V, int BINS>
-static __device__ __forceinline__ void count(uint32_t *counters, uint32_t *hist, uint32_t bin,
-                                             int lane)
+static __device__ __forceinline__ void count(uint32_t mine, uint32_t *hist, uint32_t bin)
 {
     if (V == HISTOGRAM_GLOBAL)
         atomicAdd(&hist[bin], 1u);
     else
-        atomicAdd(&counters[histogram_word(V, BINS, bin, lane)], 1u);
+        atomicAdd(
+            (uint32_t *)__cvta_shared_to_generic(mine + 4u * histogram_bin_word(V, BINS, bin)), 1u);
 }
 
 /* The bins of the samples in one 32-bit word: four bytes, or two 16-bit
  * samples >> 4 (little-endian, as the samples lie in memory). */
 template <enum histogram_variant V, int BINS>
-static __device__ __forceinline__ void count_word(uint32_t *counters, uint32_t *hist, uint32_t w,
-                                                  int lane)
+static __device__ __forceinline__ void count_word(uint32_t mine, uint32_t *hist, uint32_t w)
 {
     if (BINS == HISTOGRAM_U8_BINS) {
 #pragma unroll
         for (int k = 0; k < 4; ++k)
-            count<V, BINS>(counters, hist, w >> (8 * k) & 0xffu, lane);
+            count<V, BINS>(mine, hist, __byte_perm(w, 0, 0x4440 + k)); /* byte k: PRMT */
     } else {
-        count<V, BINS>(counters, hist, (w & 0xffffu) >> 4, lane);
-        count<V, BINS>(counters, hist, w >> 20, lane);
+        count<V, BINS>(mine, hist, (w & 0xffffu) >> 4);
+        count<V, BINS>(mine, hist, w >> 20);
     }
 }
 
@@ -71,6 +71,12 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
     extern __shared__ uint4 smem[];
     uint32_t *counters = (uint32_t *)smem;
     const int tid = threadIdx.x, lane = tid % 32;
+    /* This lane's copy, as a 32-bit shared-memory address: nvcc then adds the
+     * lane's part once, not once a sample (through a uint32_t pointer it
+     * rebuilt bin * 32 + lane for each sample: 5 instructions a byte, now 3;
+     * 1.1-1.45x at 32 MiB, measured on the H100). */
+    const uint32_t mine =
+        (uint32_t)__cvta_generic_to_shared(counters) + 4u * histogram_lane_word(V, BINS, lane);
 
     for (uint32_t i = tid; i < WORDS / 4; i += THREADS)
         smem[i] = make_uint4(0, 0, 0, 0);
@@ -80,9 +86,9 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
     if (blockIdx.x == gridDim.x - 1) {
         const int64_t tail_start = split.head + split.vectors * split.per_vector;
         if (tid < split.head)
-            count<V, BINS>(counters, hist, bin_at<BINS>(in, tid), lane);
+            count<V, BINS>(mine, hist, bin_at<BINS>(in, tid));
         if (tid < split.tail)
-            count<V, BINS>(counters, hist, bin_at<BINS>(in, tail_start + tid), lane);
+            count<V, BINS>(mine, hist, bin_at<BINS>(in, tail_start + tid));
     }
 
     /* Block b counts the vectors [begin, end): an equal share, in whole
@@ -116,10 +122,10 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
                     __funnelshift_r(x[k].z, x[k].w, 8), __funnelshift_r(x[k].w, after, 8));
             }
             if (v < end) {
-                count_word<V, BINS>(counters, hist, w.x, lane);
-                count_word<V, BINS>(counters, hist, w.y, lane);
-                count_word<V, BINS>(counters, hist, w.z, lane);
-                count_word<V, BINS>(counters, hist, w.w, lane);
+                count_word<V, BINS>(mine, hist, w.x);
+                count_word<V, BINS>(mine, hist, w.y);
+                count_word<V, BINS>(mine, hist, w.z);
+                count_word<V, BINS>(mine, hist, w.w);
             }
         }
         if (PREFETCH) {

@@ -10,14 +10,19 @@
  * lies is the whole difference between the variants:
  *
  *   shared      one copy, w = bin: bin b in bank b % 32. Uniform bytes cost
- *               about 3.15 wavefronts a request (16-bit samples 3.5); bytes from {0, 32, ... 224}
- *               all land in bank 0: up to 8-way (256 bins), 32-way (4096).
- *   replicated  256 bins: 32 copies, w = bin * 32 + lane. Every counter of
- *               lane l lies in bank l: one wavefront a request, any input.
- *               4096 bins: 32 copies would need 512 KiB; 8 copies fit (128
- *               KiB), copy c = lane % 8 confined to banks 4c .. 4c + 3:
- *               w = (bin / 4) * 32 + 4 * (lane % 8) + bin % 4. Only the 4
- *               lanes of one copy can collide: at most 4 wavefronts, any input.
+ *               about 3.15 wavefronts a request (16-bit samples 3.5); bytes
+ *               from {0, 32, ... 224} all land in bank 0: up to 8-way (256
+ *               bins), 32-way (4096).
+ *   replicated  copies interleaved word by word, w = bin * copies + copy.
+ *               256 bins: 32 copies, copy = lane: every counter of lane l
+ *               lies in bank l, one wavefront a request on any input.
+ *               4096 bins: 32 copies would need 512 KiB; 8 fit (128 KiB),
+ *               copy = lane % 8, in banks copy, copy + 8, copy + 16, copy + 24
+ *               (which of them: 2 bits of the bin). Only the 4 lanes of one
+ *               copy can collide: at most 4 wavefronts on any input. The 2
+ *               bits are the bin's bits 0-1 XOR bits 5-6 (histogram_swizzle),
+ *               so that bins 32 apart, the one bank of a one-copy histogram,
+ *               still spread over the 4 banks.
  */
 #ifndef BANKFREE_HISTOGRAM_LAYOUT_H
 #define BANKFREE_HISTOGRAM_LAYOUT_H
@@ -35,15 +40,35 @@ static BF_HD int histogram_threads(int bins)
     return bins == HISTOGRAM_U8_BINS ? 512 : 1024;
 }
 
-/* The word of shared memory that lane `lane` increments for `bin`. */
-static BF_HD uint32_t histogram_word(enum histogram_variant variant, int bins, uint32_t bin,
-                                     int lane)
+/* 4096 bins: bits 5-6 of a bin XORed into bits 0-1, a permutation of the
+ * bins (as CuTe's Swizzle<2,0,5>). */
+static BF_HD uint32_t histogram_swizzle(uint32_t bin)
+{
+    return bin ^ (bin >> 5 & 3u);
+}
+
+/* The word of shared memory that lane `lane` increments for `bin` is the sum
+ * of a part that depends only on the lane (its copy) and a part that depends
+ * only on the bin: a kernel adds the lane's part once, and a sample then
+ * costs about what it costs with one copy (histogram.cu). */
+static BF_HD uint32_t histogram_lane_word(enum histogram_variant variant, int bins, int lane)
+{
+    if (variant != HISTOGRAM_REPLICATED)
+        return 0u;
+    return bins == HISTOGRAM_U8_BINS ? (uint32_t)lane : (uint32_t)lane % 8u;
+}
+
+static BF_HD uint32_t histogram_bin_word(enum histogram_variant variant, int bins, uint32_t bin)
 {
     if (variant != HISTOGRAM_REPLICATED)
         return bin;
-    if (bins == HISTOGRAM_U8_BINS)
-        return bin * 32u + (uint32_t)lane;
-    return bin / 4u * 32u + 4u * ((uint32_t)lane % 8u) + bin % 4u;
+    return bins == HISTOGRAM_U8_BINS ? bin * 32u : histogram_swizzle(bin) * 8u;
+}
+
+static BF_HD uint32_t histogram_word(enum histogram_variant variant, int bins, uint32_t bin,
+                                     int lane)
+{
+    return histogram_bin_word(variant, bins, bin) + histogram_lane_word(variant, bins, lane);
 }
 
 /* Words of shared memory a block counts in (0: none, global atomics). */
@@ -68,8 +93,9 @@ static BF_HD int histogram_copies(enum histogram_variant variant, int bins)
 static BF_HD uint32_t histogram_merge_word(enum histogram_variant variant, int bins, uint32_t bin,
                                            int i, int lane)
 {
-    const int copies = histogram_copies(variant, bins);
-    return histogram_word(variant, bins, bin, (i + lane / (32 / copies)) % copies);
+    const uint32_t copies = (uint32_t)histogram_copies(variant, bins);
+    return histogram_word(variant, bins, bin,
+                          (int)(((uint32_t)i + (uint32_t)lane / (32u / copies)) % copies));
 }
 
 /* Blocks an SM runs at once, as measured on the H100 (shared memory and

@@ -139,7 +139,7 @@ int histogram_model_launch(enum histogram_variant variant, int bins, enum histog
 
     sites[1] = site(variant == HISTOGRAM_SHARED ? "count: atomicAdd [bin]"
                     : bins == HISTOGRAM_U8_BINS ? "count: atomicAdd [bin*32+lane]"
-                                                : "count: atomicAdd [bin/4*32+4*(lane%8)+bin%4]",
+                                                : "count: atomicAdd [swz(bin)*8+lane%8]",
                     bf_red(4));
     count_singles(rules, variant, bins, input, seed, 0, sp.head, &sites[1]);
     count_singles(rules, variant, bins, input, seed, sp.head + sp.vectors * sp.per_vector, sp.tail,

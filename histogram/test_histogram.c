@@ -11,9 +11,9 @@
 
 static const int bin_counts[2] = {HISTOGRAM_U8_BINS, HISTOGRAM_U16_BINS};
 
-/* Replicated: lane l's counters lie in bank l (256 bins) or in banks
- * 4(l % 8) .. 4(l % 8) + 3 (4096); every (bin, copy) has its own word; the
- * merge finds each word's bin. */
+/* Replicated: lane l's counters lie in bank l (256 bins) or in banks l % 8,
+ * l % 8 + 8, l % 8 + 16 and l % 8 + 24 (4096); every (bin, copy) has its own
+ * word; the merge finds each word's bin. */
 static void test_layouts(void)
 {
     for (int k = 0; k < 2; ++k) {
@@ -31,7 +31,7 @@ static void test_layouts(void)
                     bad_range += w >= words;
                     if (var == HISTOGRAM_REPLICATED)
                         bad_bank += bins == HISTOGRAM_U8_BINS ? w % 32 != (uint32_t)lane
-                                                              : w % 32 / 4 != (uint32_t)lane % 8;
+                                                              : w % 8 != (uint32_t)lane % 8;
                 }
             /* the merge reads each word once, and a warp's 32 reads hit 32 banks */
             const int copies = histogram_copies(var, bins);
@@ -91,6 +91,7 @@ static void test_adversaries(void)
         EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, same), 1, "one bin, replicated");
         EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, b0), bins == 256 ? 8 : 32,
                   "one bank, one copy");
+        /* 4096: bins 32 l, so lanes 8 apart (one copy) share bits 5-6 too: 4-way */
         EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, b0), bins == 256 ? 1 : 4,
                   "one bank, replicated");
     }
@@ -104,9 +105,14 @@ static void test_adversaries(void)
         int w = one_request(HISTOGRAM_REPLICATED, 4096, bin);
         worst = w > worst ? w : worst;
     }
+    /* bins 128 apart: bits 0-1 and 5-6 all 0, so each copy's 4 lanes meet in
+     * one bank (the swizzle spreads bins 32 apart: bits 5-6 differ) */
     for (int l = 0; l < 32; ++l)
-        bin[l] = 4u * (uint32_t)l; /* bin % 4 = 0: copy l % 8's first bank, 4 lanes, 4 words */
+        bin[l] = 128u * (uint32_t)l;
     EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 4, "4 lanes of a copy, one bank");
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 32u * (uint32_t)(l / 8 + 4 * (l % 8)); /* copy c: 4 bins 32 apart */
+    EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 1, "bins 32 apart, swizzled");
     EXPECT(worst <= 4, "4096 replicated: worst %d on random bins", worst);
     /* 256 replicated: one wavefront on any bins */
     worst = 0;
