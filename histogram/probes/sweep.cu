@@ -6,16 +6,9 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
+#include "common/check.h"
 #include "common/data.h"
 #include "reduction/reduction.h" /* built from the repository root: -I. */
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e = (x);                                                                       \
-        if (e) {                                                                                   \
-            printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));                       \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 enum { IN_UNIFORM, IN_SAME, IN_SKEWED, IN_ONEBANK, NIN };
 static const char *inname[NIN] = {"uniform", "same", "skewed", "onebank"};
@@ -253,23 +246,23 @@ static Cfg cfgs[] = {
 static float time_ms(int reps, cudaStream_t st, void (*f)(void *, cudaStream_t), void *arg)
 {
     cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
+    BF_CHECK(cudaEventCreate(&a));
+    BF_CHECK(cudaEventCreate(&b));
     for (int i = 0; i < 2; ++i)
         f(arg, st);
     std::vector<float> v;
     for (int i = 0; i < reps; ++i) {
         float ms;
-        CK(cudaEventRecord(a, st));
+        BF_CHECK(cudaEventRecord(a, st));
         f(arg, st);
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        CK(cudaEventElapsedTime(&ms, a, b));
+        BF_CHECK(cudaEventRecord(b, st));
+        BF_CHECK(cudaEventSynchronize(b));
+        BF_CHECK(cudaEventElapsedTime(&ms, a, b));
         v.push_back(ms);
     }
     std::sort(v.begin(), v.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
+    BF_CHECK(cudaEventDestroy(a));
+    BF_CHECK(cudaEventDestroy(b));
     return v[v.size() / 2];
 }
 struct Run {
@@ -282,9 +275,9 @@ struct Run {
 static void run_cfg(void *p, cudaStream_t st)
 {
     Run *r = (Run *)p;
-    CK(cudaMemsetAsync(r->g, 0, 4096 * 4, st));
+    BF_CHECK(cudaMemsetAsync(r->g, 0, 4096 * 4, st));
     r->c->k<<<r->blocks, r->c->threads, r->c->words * 4, st>>>(r->g, r->in, r->nvec);
-    CK(cudaGetLastError());
+    BF_CHECK(cudaGetLastError());
 }
 struct CubRun {
     int u16;
@@ -301,69 +294,72 @@ static void run_cubh(void *p, cudaStream_t st)
 {
     CubRun *r = (CubRun *)p;
     if (!r->u16)
-        CK(cub::DeviceHistogram::HistogramEven(r->tmp, r->tmpb, (const uint8_t *)r->in, (int *)r->g,
-                                               257, 0, 256, (int64_t)r->nbytes, st));
+        BF_CHECK(cub::DeviceHistogram::HistogramEven(r->tmp, r->tmpb, (const uint8_t *)r->in,
+                                                     (int *)r->g, 257, 0, 256, (int64_t)r->nbytes,
+                                                     st));
     else
-        CK(cub::DeviceHistogram::HistogramEven(r->tmp, r->tmpb, (const uint16_t *)r->in,
-                                               (int *)r->g, 4097, 0, 65536, (int64_t)r->nbytes / 2,
-                                               st));
+        BF_CHECK(cub::DeviceHistogram::HistogramEven(r->tmp, r->tmpb, (const uint16_t *)r->in,
+                                                     (int *)r->g, 4097, 0, 65536,
+                                                     (int64_t)r->nbytes / 2, st));
 }
 static void run_cubsum(void *p, cudaStream_t st)
 {
     CubRun *r = (CubRun *)p;
-    CK(cub::DeviceReduce::Sum(r->tmp, r->tmpb, (const int32_t *)r->in, r->sum, r->nbytes / 4, st));
+    BF_CHECK(
+        cub::DeviceReduce::Sum(r->tmp, r->tmpb, (const int32_t *)r->in, r->sum, r->nbytes / 4, st));
 }
 static void run_tuned(void *p, cudaStream_t st)
 {
     CubRun *r = (CubRun *)p;
-    CK(reduction_sum_i32(REDUCTION_TUNED, r->sum, (const int32_t *)r->in, r->nbytes / 4, r->work,
-                         r->workb, st));
+    BF_CHECK(reduction_sum_i32(REDUCTION_TUNED, r->sum, (const int32_t *)r->in, r->nbytes / 4,
+                               r->work, r->workb, st));
 }
 
 int main()
 {
     int sms;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    BF_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int64_t big = (int64_t)1 << 30, small = (int64_t)32 << 20;
     uint8_t *d;
-    CK(cudaMalloc(&d, big));
+    BF_CHECK(cudaMalloc(&d, big));
     uint32_t *g, *ref;
-    CK(cudaMalloc(&g, 4096 * 4));
+    BF_CHECK(cudaMalloc(&g, 4096 * 4));
     ref = (uint32_t *)malloc(4096 * 4);
     uint32_t *got = (uint32_t *)malloc(4096 * 4);
     int32_t *sum;
-    CK(cudaMalloc(&sum, 4));
+    BF_CHECK(cudaMalloc(&sum, 4));
     void *tmp;
     size_t tmpb = 64 << 20;
-    CK(cudaMalloc(&tmp, tmpb));
+    BF_CHECK(cudaMalloc(&tmp, tmpb));
     size_t workb = reduction_workspace_bytes(REDUCTION_TUNED, big / 4);
     void *work;
-    CK(cudaMalloc(&work, workb));
+    BF_CHECK(cudaMalloc(&work, workb));
     for (auto &c : cfgs)
-        CK(cudaFuncSetAttribute(c.k, cudaFuncAttributeMaxDynamicSharedMemorySize, c.words * 4));
+        BF_CHECK(
+            cudaFuncSetAttribute(c.k, cudaFuncAttributeMaxDynamicSharedMemorySize, c.words * 4));
     for (int u16 = 0; u16 < 2; ++u16)
         for (int in = 0; in < NIN; ++in) {
             fill<<<sms * 8, 512>>>(d, big, in, u16);
-            CK(cudaGetLastError());
-            CK(cudaDeviceSynchronize());
+            BF_CHECK(cudaGetLastError());
+            BF_CHECK(cudaDeviceSynchronize());
             for (int sz = 0; sz < 2; ++sz) {
                 int64_t nb = sz ? small : big;
                 CubRun cr = {u16, tmp, tmpb, g, d, nb, sum, work, workb};
                 size_t need = 0;
                 if (!u16)
-                    CK(cub::DeviceHistogram::HistogramEven(nullptr, need, (const uint8_t *)d,
-                                                           (int *)g, 257, 0, 256, (int64_t)nb, 0));
+                    BF_CHECK(cub::DeviceHistogram::HistogramEven(
+                        nullptr, need, (const uint8_t *)d, (int *)g, 257, 0, 256, (int64_t)nb, 0));
                 else
-                    CK(cub::DeviceHistogram::HistogramEven(nullptr, need, (const uint16_t *)d,
-                                                           (int *)g, 4097, 0, 65536,
-                                                           (int64_t)nb / 2, 0));
+                    BF_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, need, (const uint16_t *)d,
+                                                                 (int *)g, 4097, 0, 65536,
+                                                                 (int64_t)nb / 2, 0));
                 if (need > tmpb) {
                     printf("cub tmp too big\n");
                     return 1;
                 }
                 int reps = sz ? 200 : 30;
                 float tc = time_ms(reps, 0, run_cubh, &cr);
-                CK(cudaMemcpy(ref, g, 4096 * 4, cudaMemcpyDeviceToHost));
+                BF_CHECK(cudaMemcpy(ref, g, 4096 * 4, cudaMemcpyDeviceToHost));
                 float ts = time_ms(reps, 0, run_cubsum, &cr), tt = time_ms(reps, 0, run_tuned, &cr);
                 float ceil_ms = std::min(ts, tt);
                 printf("\n== %s %s %s: ceiling %.1f GB/s (cub sum %.1f, tuned %.1f); CUB histogram "
@@ -375,8 +371,8 @@ int main()
                     if (c.u16 != u16)
                         continue;
                     int occ;
-                    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.k, c.threads,
-                                                                     c.words * 4));
+                    BF_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.k, c.threads,
+                                                                           c.words * 4));
                     for (int mult = 1; mult <= 2; ++mult) {
                         if (c.L == L_GLOBAL && mult == 2)
                             continue;
@@ -389,7 +385,7 @@ int main()
                         Run r = {&c, blocks, g, (const uint4 *)d, nb / 16};
                         int rr = (c.L == L_GLOBAL && !sz) ? 3 : reps;
                         float t = time_ms(rr, 0, run_cfg, &r);
-                        CK(cudaMemcpy(got, g, 4096 * 4, cudaMemcpyDeviceToHost));
+                        BF_CHECK(cudaMemcpy(got, g, 4096 * 4, cudaMemcpyDeviceToHost));
                         int bad = 0;
                         for (int b = 0; b < (u16 ? 4096 : 256); ++b)
                             bad += got[b] != ref[b];
