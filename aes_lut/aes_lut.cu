@@ -212,28 +212,34 @@ struct aes_lut_params {
     int64_t share;  /* tiles a block */
 };
 
-/* T_table[x] as lane `lane` reads it. The replicated variant keeps T_0
- * alone and rotates: T_i = T_0 rotated right by 8i bits. */
+/* T_table[x] as this lane reads it: `mine` is the 32-bit shared-memory
+ * address of the lane's copy (nvcc then adds the lane's part once, not once
+ * a lookup). The replicated variant keeps T_0 alone and rotates: T_i = T_0
+ * rotated right by 8i bits. */
 template <enum aes_lut_variant V>
-static __device__ __forceinline__ uint32_t lookup(const uint32_t *tables, int table, uint32_t x,
-                                                  int lane)
+static __device__ __forceinline__ uint32_t lookup(uint32_t mine, int table, uint32_t x)
 {
     if (V == AES_LUT_CONSTANT)
-        return t_constant[aes_lut_word(V, table, x, lane)];
-    const uint32_t t = tables[aes_lut_word(V, table, x, lane)];
+        return t_constant[aes_lut_entry_word(V, table, x)];
+    const uint32_t t =
+        *(const uint32_t *)__cvta_shared_to_generic(mine + 4u * aes_lut_entry_word(V, table, x));
     if (V == AES_LUT_SHARED)
         return t;
     constexpr uint32_t rotate[4] = {0x3210u, 0x0321u, 0x1032u, 0x2103u}; /* byte selectors */
     return table == 0 ? t : __byte_perm(t, t, rotate[table]);
 }
 
-/* S[x] as lane `lane` reads it: byte 2 of T_0[x]. */
+/* S[x] as this lane reads it: byte 2 of T_0[x]. */
 template <enum aes_lut_variant V>
-static __device__ __forceinline__ uint32_t sbox(const uint32_t *tables, uint32_t x, int lane)
+static __device__ __forceinline__ uint32_t sbox(uint32_t mine, uint32_t x)
 {
-    if (V == AES_LUT_CONSTANT)
-        return t_constant[aes_lut_sbox_word(V, x, lane)] >> 16 & 0xffu;
-    return tables[aes_lut_sbox_word(V, x, lane)] >> 16 & 0xffu;
+    return lookup<V>(mine, 0, x) >> 16 & 0xffu;
+}
+
+/* Byte k (0: the lowest) of w, as a number: one PRMT. */
+static __device__ __forceinline__ uint32_t byte_of(uint32_t w, int k)
+{
+    return __byte_perm(w, 0, 0x4440u + (uint32_t)k);
 }
 
 /* Encrypts K blocks at once (their lookups interleaved, for the latency of
@@ -241,8 +247,8 @@ static __device__ __forceinline__ uint32_t sbox(const uint32_t *tables, uint32_t
  * ciphertext out. Round r reads, for output column c, T_i of row i of
  * column c + i (ShiftRows), then adds round key r. */
 template <enum aes_lut_variant V, int ROUNDS, int K>
-static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const uint32_t *tables,
-                                               const struct aes_lut_params &p, int lane)
+static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
+                                               const struct aes_lut_params &p)
 {
 #pragma unroll
     for (int k = 0; k < K; ++k)
@@ -256,10 +262,10 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const uint32_t 
             uint32_t t[4];
 #pragma unroll
             for (int c = 0; c < 4; ++c)
-                t[c] = lookup<V>(tables, 0, s[k][c] >> 24, lane) ^
-                       lookup<V>(tables, 1, s[k][(c + 1) & 3] >> 16 & 0xffu, lane) ^
-                       lookup<V>(tables, 2, s[k][(c + 2) & 3] >> 8 & 0xffu, lane) ^
-                       lookup<V>(tables, 3, s[k][(c + 3) & 3] & 0xffu, lane) ^ p.rk[4 * r + c];
+                t[c] = lookup<V>(mine, 0, byte_of(s[k][c], 3)) ^
+                       lookup<V>(mine, 1, byte_of(s[k][(c + 1) & 3], 2)) ^
+                       lookup<V>(mine, 2, byte_of(s[k][(c + 2) & 3], 1)) ^
+                       lookup<V>(mine, 3, byte_of(s[k][(c + 3) & 3], 0)) ^ p.rk[4 * r + c];
 #pragma unroll
             for (int c = 0; c < 4; ++c)
                 s[k][c] = t[c];
@@ -270,10 +276,10 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const uint32_t 
         uint32_t t[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c)
-            t[c] = (sbox<V>(tables, s[k][c] >> 24, lane) << 24 |
-                    sbox<V>(tables, s[k][(c + 1) & 3] >> 16 & 0xffu, lane) << 16 |
-                    sbox<V>(tables, s[k][(c + 2) & 3] >> 8 & 0xffu, lane) << 8 |
-                    sbox<V>(tables, s[k][(c + 3) & 3] & 0xffu, lane)) ^
+            t[c] = (sbox<V>(mine, byte_of(s[k][c], 3)) << 24 |
+                    sbox<V>(mine, byte_of(s[k][(c + 1) & 3], 2)) << 16 |
+                    sbox<V>(mine, byte_of(s[k][(c + 2) & 3], 1)) << 8 |
+                    sbox<V>(mine, byte_of(s[k][(c + 3) & 3], 0))) ^
                    p.rk[4 * ROUNDS + c];
 #pragma unroll
         for (int c = 0; c < 4; ++c)
@@ -346,8 +352,9 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V))
 {
     constexpr uint32_t WORDS = AES_LUT_WORDS(V);
     __shared__ uint4 smem[WORDS > 0 ? WORDS / 4 : 1];
-    const uint32_t *tables = (const uint32_t *)smem;
     const int tid = threadIdx.x, lane = tid % 32;
+    const uint32_t mine =
+        (uint32_t)__cvta_generic_to_shared(smem) + 4u * aes_lut_lane_word(V, lane);
 
     /* Set-up: word w holds T_table[x], T_0[x] rotated by `table` bytes
      * (`if constexpr`: the constant variant has no tables to write). */
@@ -381,7 +388,7 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V))
                 x[k] = load16<true>(in + 16 * b, 16);
                 block_input<CTR>(s[k], x[k], p, b);
             }
-            encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, tables, p, lane);
+            encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, mine, p);
 #pragma unroll
             for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
                 const int64_t b = base + k * AES_LUT_THREADS + tid;
@@ -396,7 +403,7 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V))
                 const uint4 x = load16<ALIGNED>(in + 16 * b, bytes);
                 uint32_t s[1][4];
                 block_input<CTR>(s[0], x, p, b);
-                encrypt<V, ROUNDS, 1>(s, tables, p, lane);
+                encrypt<V, ROUNDS, 1>(s, mine, p);
                 store16<ALIGNED>(out + 16 * b, block_output<CTR>(s[0], x), bytes);
             }
         }

@@ -39,12 +39,25 @@
 #define AES_LUT_TILE       (AES_LUT_THREADS * AES_LUT_PER_THREAD) /* AES blocks a tile */
 
 /* The word (of shared memory, or of the constant table) that lane `lane`
- * reads for T_table[x]. */
-static BF_HD uint32_t aes_lut_word(enum aes_lut_variant variant, int table, uint32_t x, int lane)
+ * reads for T_table[x] is the sum of a part that depends only on the lane
+ * and one that depends only on the entry: a kernel adds its lane's part to
+ * its table address once, and a lookup then costs about what it costs with
+ * one copy (aes_lut.cu). */
+static BF_HD uint32_t aes_lut_lane_word(enum aes_lut_variant variant, int lane)
+{
+    return variant == AES_LUT_REPLICATED ? (uint32_t)lane : 0u;
+}
+
+static BF_HD uint32_t aes_lut_entry_word(enum aes_lut_variant variant, int table, uint32_t x)
 {
     if (variant == AES_LUT_REPLICATED)
-        return x * 32u + (uint32_t)lane; /* T_table = T_0 rotated: one table */
+        return x * 32u; /* T_table = T_0 rotated: one table */
     return (uint32_t)table * 256u + x;
+}
+
+static BF_HD uint32_t aes_lut_word(enum aes_lut_variant variant, int table, uint32_t x, int lane)
+{
+    return aes_lut_entry_word(variant, table, x) + aes_lut_lane_word(variant, lane);
 }
 
 /* The word of the last round's S[x]: T_0[x], whose byte 2 (bits 16-23) is S[x]. */
