@@ -126,9 +126,10 @@ int bf_most_words_per_bank(const uint32_t word[BF_WARP], uint32_t active, uint32
     uint32_t high = 0;
     for (int lane = 0; lane < BF_WARP; ++lane)
         high |= active >> lane & 1u ? word[lane] : 0u;
-    if (high >= BF_STAMPED_WORDS) /* a power of two: no active word reaches it */
-        return -1;
-    if (++now == 0) { /* wrapped: forget every stamp */
+    if (high >= BF_STAMPED_WORDS || banks == 0 || (banks & (banks - 1u)) != 0)
+        return -1; /* BF_STAMPED_WORDS a power of two: no active word reaches it */
+    const uint32_t bank_mask = banks - 1u; /* w % banks, without a division a lane */
+    if (++now == 0) {                      /* wrapped: forget every stamp */
         memset(stamp, 0, sizeof stamp);
         now = 1;
     }
@@ -139,7 +140,7 @@ int bf_most_words_per_bank(const uint32_t word[BF_WARP], uint32_t active, uint32
         if (!(active >> lane & 1u) || stamp[w] == now)
             continue; /* idle, or a word a lane before took: served together */
         stamp[w] = now;
-        const int k = ++per_bank[w % banks];
+        const int k = ++per_bank[w & bank_mask];
         most = k > most ? k : most;
     }
     return most;

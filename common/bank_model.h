@@ -108,10 +108,11 @@ int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,
                 const uint32_t addr[BF_WARP], uint32_t active);
 
 /* The most distinct words any bank holds among the active lanes' words
- * (bank = word % banks; banks = 1 gives the distinct words). For families
- * whose addresses follow the data, which replay billions of requests: it
- * stamps a table of BF_STAMPED_WORDS words, and is not thread-safe. Returns
- * -1 if an active word is not below BF_STAMPED_WORDS. */
+ * (bank = word % banks, banks a power of two; banks = 1 gives the distinct
+ * words). For families whose addresses follow the data, which replay
+ * billions of requests: it stamps a table of BF_STAMPED_WORDS words, and is
+ * not thread-safe. Returns -1 if an active word is not below
+ * BF_STAMPED_WORDS, or banks is not a power of two. */
 #define BF_STAMPED_WORDS 65536u
 int bf_most_words_per_bank(const uint32_t word[BF_WARP], uint32_t active, uint32_t banks);
 

@@ -402,6 +402,7 @@ static void test_site_add_words(void)
     EXPECT_EQ(bf_most_words_per_bank(pairs, ~0u, 1), 16, "16 distinct words");
     EXPECT_EQ(bf_most_words_per_bank(pairs, 0u, 1), 0, "no lane active");
     EXPECT_EQ(bf_most_words_per_bank(big, 1u, 32), -1, "a word past the stamps");
+    EXPECT_EQ(bf_most_words_per_bank(same, ~0u, 24), -1, "24 banks: not a power of two");
 }
 
 int main(void)

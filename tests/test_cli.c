@@ -253,11 +253,15 @@ static void what_a_user_sees(void)
                strstr(r.out, ",32.00,") != NULL && strstr(r.err, "# model:") != NULL,
            "model csv: header first, facts on stderr:\n%s---\n%s", r.out, r.err);
 
-    /* The model leads with one row a variant; a filter or --sites shows sites. */
+    /* The model leads with one row a variant (and type and size); a filter or
+     * --sites shows sites. */
+    run(ARGS("model", "--sites"), &r);
+    const int site_rows = count_lines(r.out);
     run(ARGS("model"), &r);
-    EXPECT(r.status == 0 && count_lines(r.out) < 80 && strstr(r.out, "worst_site") != NULL &&
-               strstr(r.out, "(conflict-free)") != NULL && strstr(r.out, "clear: st.128") == NULL,
-           "model: one row a variant:\n%s", r.out);
+    EXPECT(r.status == 0 && 2 * count_lines(r.out) < site_rows &&
+               strstr(r.out, "worst_site") != NULL && strstr(r.out, "(conflict-free)") != NULL &&
+               strstr(r.out, "clear: st.128") == NULL,
+           "model: one row a variant (%d site rows):\n%s", site_rows, r.out);
     expect_output(ARGS("model", "transpose/conflicting", "--size=64x64"),
                   "tile read (store phase)");
     expect_output(ARGS("model", "--sites", "--size", "64x64"), "tile read (store phase)");
@@ -311,15 +315,17 @@ static void what_a_user_sees(void)
            "model reduction/interleaved: 32-way at s=16: %s", r.out);
 
     /* Any accepted size models at once (one tile of each kind, one block of
-     * each pass): the largest take no longer than the smallest, to within
-     * half a second (a start of the runner alone is ~0.1 s). */
+     * each pass, one period of a data-dependent input: histogram and aes_lut
+     * take ~0.35 s each at any size): the largest take no longer than the
+     * smallest, to within 2 s (a start of the runner alone is ~0.1 s; work
+     * that grew with the size would take hours at 1 TiB). */
     run(ARGS("model", "--sites", "--size", "3x3", "--size", "3"), &r);
     double small = r.seconds;
     run(ARGS("model", "--sites", "--size", "1x16777216", "--size", "16777216x1", "--size",
              "16777216x16777216", "--size", "256x1099511627776", "--size", "1099511627776x256",
              "--size", "1099511627776", "--size", "3"),
         &r);
-    EXPECT(r.status == 0 && r.seconds < small + 0.5,
+    EXPECT(r.status == 0 && r.seconds < small + 2.0,
            "model at the largest sizes: exit %d in %.2f s (smallest: %.2f s)", r.status, r.seconds,
            small);
     /* An octal-looking number is decimal; hex needs 0x. */
