@@ -1,0 +1,176 @@
+/* Where a GEMM tile lies in shared memory, and the addresses each lane gives
+ * to cp.async and to ldmatrix. The kernels in gemm_tile.cu compute every
+ * shared address through these functions; the bank model (gemm_tile_model.c)
+ * calls the very same functions for every lane of every warp, so the model
+ * cannot drift from the code.
+ *
+ * A block computes a 128 x 128 tile of C, 64 of K at a time. Its A tile (128
+ * rows of M, 64 fp16 of K each) and its B tile (128 columns of N, 64 fp16 of
+ * K each: B is column-major, so a column is a contiguous row of K) have the
+ * same shape: 128 rows of 8 chunks of 16 bytes. Chunk c of row r holds K
+ * values 8c .. 8c + 7. The variants place chunk (r, c) at:
+ *
+ *   rowmajor   128 r + 16 c              ldmatrix's 8 rows of one chunk column
+ *                                        share 4 banks: 8 wavefronts, 8-way
+ *   padded     144 r + 16 c              row r starts 4 r banks further on:
+ *                                        8 rows, 8 groups of 4 banks, 1 way
+ *   swizzled   128 r + 16 (c ^ (r % 8))  the chunk column moves with the row:
+ *                                        8 rows, 8 groups of 4 banks, 1 way
+ *
+ * The swizzle is CuTe's Swizzle<3,3,3> on the fp16 element offset 64 r + k
+ * (NVIDIA CUTLASS, include/cute/swizzle.hpp): bits 6-8 of the offset (r % 8)
+ * XORed into bits 3-5 (the chunk). common/swizzle.h computes it.
+ *
+ * The cp.async copies that fill a tile write 8 lanes (a quarter-warp, served
+ * together for 16-byte stores) to the 8 chunks of one row: 128 contiguous
+ * bytes, or (swizzled) one row's 8 chunks in another order: every bank once
+ * in all three variants. */
+#ifndef BANKFREE_GEMM_TILE_LAYOUT_H
+#define BANKFREE_GEMM_TILE_LAYOUT_H
+
+#include <stdint.h>
+
+#include "common/hostdev.h"
+#include "common/swizzle.h"
+#include "gemm_tile/gemm_tile.h"
+
+#define GEMM_TILE_BM      128 /* rows of C (and of the A tile) a block computes */
+#define GEMM_TILE_BN      128 /* columns of C (rows of the B tile) a block computes */
+#define GEMM_TILE_BK      64  /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
+#define GEMM_TILE_CHUNKS  8   /* 16-byte chunks a tile row */
+#define GEMM_TILE_STAGES  3   /* tiles in flight: 2 loading while 1 is multiplied */
+#define GEMM_TILE_THREADS 256 /* 8 warps: 2 along M by 4 along N */
+#define GEMM_TILE_WARPS_N 4
+#define GEMM_TILE_WARP_M  64 /* C a warp computes: 64 x 32, four m16 by four n8 mma tiles */
+#define GEMM_TILE_WARP_N  32
+#define GEMM_TILE_MI      (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_NJ      (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_KK      (GEMM_TILE_BK / 16)     /* k16 steps a stage */
+/* cp.async copies a thread makes for one tile: 128 rows x 8 chunks / 256 threads. */
+#define GEMM_TILE_COPIES  (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
+
+/* Bytes from one tile row to the next. */
+static BF_HD uint32_t gemm_tile_row_bytes(enum gemm_tile_variant variant)
+{
+    return variant == GEMM_TILE_PADDED ? 144u : 128u;
+}
+
+/* The byte offset of chunk `chunk` (0..7) of row `row` inside a tile. */
+static BF_HD uint32_t gemm_tile_chunk_offset(enum gemm_tile_variant variant, int row, int chunk)
+{
+    const uint32_t r = (uint32_t)row, c = (uint32_t)chunk;
+    if (variant == GEMM_TILE_SWIZZLED) /* Swizzle<3,3,3> on the fp16 offset, in bytes */
+        return 2u * bf_swizzle(3, 3, 3, r * 64u + c * 8u);
+    return r * gemm_tile_row_bytes(variant) + c * 16u;
+}
+
+/* Bytes of one tile (A's and B's are alike), of a stage (A then B), of the
+ * whole pipeline: the kernel's dynamic shared memory. */
+static BF_HD uint32_t gemm_tile_tile_bytes(enum gemm_tile_variant variant)
+{
+    return GEMM_TILE_BM * gemm_tile_row_bytes(variant);
+}
+static BF_HD uint32_t gemm_tile_stage_bytes(enum gemm_tile_variant variant)
+{
+    return 2u * gemm_tile_tile_bytes(variant);
+}
+static BF_HD uint32_t gemm_tile_smem_bytes(enum gemm_tile_variant variant)
+{
+    return GEMM_TILE_STAGES * gemm_tile_stage_bytes(variant);
+}
+
+/* Where stage `stage`'s A tile and B tile start. */
+static BF_HD uint32_t gemm_tile_a_base(enum gemm_tile_variant variant, int stage)
+{
+    return (uint32_t)stage * gemm_tile_stage_bytes(variant);
+}
+static BF_HD uint32_t gemm_tile_b_base(enum gemm_tile_variant variant, int stage)
+{
+    return gemm_tile_a_base(variant, stage) + gemm_tile_tile_bytes(variant);
+}
+
+/* ---- cp.async: global to shared, 16 bytes a lane ---- */
+
+/* Copy `copy` (0 .. GEMM_TILE_COPIES - 1) of thread `thread` moves chunk
+ * `chunk` of tile row `row`: the block's 256 threads take 256 consecutive
+ * chunks (32 rows) at a time, so a warp copies 4 whole rows, 8 lanes a row,
+ * and the lanes of a quarter-warp read 128 contiguous bytes of global memory. */
+static BF_HD int gemm_tile_copy_row(int thread, int copy)
+{
+    return (copy * GEMM_TILE_THREADS + thread) / GEMM_TILE_CHUNKS;
+}
+static BF_HD int gemm_tile_copy_chunk(int thread, int copy)
+{
+    return (copy * GEMM_TILE_THREADS + thread) % GEMM_TILE_CHUNKS;
+}
+
+/* The shared byte offset (inside a tile) that copy `copy` of thread `thread`
+ * writes. */
+static BF_HD uint32_t gemm_tile_copy_offset(enum gemm_tile_variant variant, int thread, int copy)
+{
+    return gemm_tile_chunk_offset(variant, gemm_tile_copy_row(thread, copy),
+                                  gemm_tile_copy_chunk(thread, copy));
+}
+
+/* ---- ldmatrix.x4: four 8x8 fp16 matrices, lane l gives row l % 8 of matrix l / 8 ---- */
+
+/* Warp w of the block computes C rows 64 (w / 4) .. + 63 and columns 32 (w % 4) .. + 31. */
+static BF_HD int gemm_tile_warp_m(int warp)
+{
+    return warp / GEMM_TILE_WARPS_N;
+}
+static BF_HD int gemm_tile_warp_n(int warp)
+{
+    return warp % GEMM_TILE_WARPS_N;
+}
+
+/* A's fragment of mma.m16n8k16 for m16 tile `mi` of the warp and k16 step
+ * `kk` of the stage: matrices 0-3 are (rows 0-7, k 0-7), (rows 8-15, k 0-7),
+ * (rows 0-7, k 8-15), (rows 8-15, k 8-15), which ldmatrix returns as a0a1,
+ * a2a3, a4a5, a6a7 (PTX ISA, "Matrix Fragments for mma.m16n8k16"). So lane l
+ * gives row l % 16 of the m16 tile, chunk 2 kk + l / 16. */
+static BF_HD uint32_t gemm_tile_ldmatrix_a(enum gemm_tile_variant variant, int warp, int mi, int kk,
+                                           int lane)
+{
+    const int row = gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + mi * 16 + lane % 16;
+    return gemm_tile_chunk_offset(variant, row, 2 * kk + lane / 16);
+}
+
+/* B's fragments for two n8 tiles (n16 pair `nj` of the warp) at k16 step
+ * `kk`. The B tile's rows are columns of B, so an 8x8 matrix of it, read
+ * without .trans, gives thread t the values (n = t / 4, k = 2 (t % 4) + 0, 1):
+ * b0b1 of mma's col-major B. Matrices 0-3 are (n 0-7, k 0-7), (n 0-7, k
+ * 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): b0b1 and b2b3 of the first n8
+ * tile, then of the second. Lane l gives row l % 8 + 8 (l / 16), chunk
+ * 2 kk + (l / 8) % 2. */
+static BF_HD uint32_t gemm_tile_ldmatrix_b(enum gemm_tile_variant variant, int warp, int nj, int kk,
+                                           int lane)
+{
+    const int row =
+        gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + nj * 16 + lane % 8 + 8 * (lane / 16);
+    return gemm_tile_chunk_offset(variant, row, 2 * kk + (lane / 8) % 2);
+}
+
+/* ---- the grid ---- */
+
+/* Tiles of C along M (gridDim.y, at most 65535) and along N (gridDim.x). */
+static BF_HD int64_t gemm_tile_tiles_m(int64_t m)
+{
+    return (m + GEMM_TILE_BM - 1) / GEMM_TILE_BM;
+}
+static BF_HD int64_t gemm_tile_tiles_n(int64_t n)
+{
+    return (n + GEMM_TILE_BN - 1) / GEMM_TILE_BN;
+}
+/* K tiles a block walks through the pipeline (the last one zero-filled past k). */
+static BF_HD int64_t gemm_tile_tiles_k(int64_t k)
+{
+    return (k + GEMM_TILE_BK - 1) / GEMM_TILE_BK;
+}
+/* The stage K tile `kt` is loaded into and multiplied from. */
+static BF_HD int gemm_tile_stage_of(int64_t kt)
+{
+    return (int)(kt % GEMM_TILE_STAGES);
+}
+
+#endif

@@ -1,0 +1,302 @@
+/* The gemm_tile family on the CPU: the layouts (each a one-to-one map of a
+ * tile's chunks, the swizzle as the issue defines it), the lanes' cp.async
+ * and ldmatrix addresses (every chunk once, the fragments mma.m16n8k16
+ * wants), the bank model's wavefronts a request and a launch, and the
+ * reference: fp16 conversions and a hand-checked product. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/bank_model.h"
+#include "gemm_tile/gemm_tile_layout.h"
+#include "gemm_tile/gemm_tile_model.h"
+#include "gemm_tile/gemm_tile_ref.h"
+#include "tests/unit.h"
+
+static const char *const names[GEMM_TILE_VARIANTS] = {"rowmajor", "padded", "swizzled"};
+
+/* Each (row, chunk) of a tile has its own 16-byte slot inside the tile; the
+ * row-major and swizzled tiles fill their 16 KiB exactly, the padded one
+ * leaves the last 16 B of each 144-byte row free. */
+static void test_layouts(void)
+{
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        const uint32_t bytes = gemm_tile_tile_bytes(var);
+        static unsigned char seen[GEMM_TILE_BM * 144 / 16];
+        memset(seen, 0, sizeof seen);
+        int bad = 0;
+        for (int r = 0; r < GEMM_TILE_BM; ++r)
+            for (int c = 0; c < GEMM_TILE_CHUNKS; ++c) {
+                const uint32_t off = gemm_tile_chunk_offset(var, r, c);
+                const uint32_t row_start = r * gemm_tile_row_bytes(var);
+                if (off % 16 != 0 || off + 16 > bytes || off < row_start ||
+                    off + 16 > row_start + 128 || seen[off / 16]++)
+                    ++bad;
+            }
+        EXPECT(bad == 0, "%s: %d chunks out of their row, unaligned or shared", names[v], bad);
+        EXPECT_EQ(bytes, v == GEMM_TILE_PADDED ? 128 * 144 : 128 * 128, "tile bytes");
+        EXPECT_EQ(gemm_tile_smem_bytes(var), GEMM_TILE_STAGES * 2 * bytes, "pipeline bytes");
+        EXPECT(gemm_tile_b_base(var, 1) - gemm_tile_a_base(var, 1) == bytes &&
+                   gemm_tile_a_base(var, 2) == 2 * gemm_tile_stage_bytes(var),
+               "%s: stages are A then B, one after another", names[v]);
+        EXPECT(gemm_tile_stage_bytes(var) % 128 == 0,
+               "%s: every stage starts on the same bank (the model's one block stands for all)",
+               names[v]);
+    }
+    /* The issue's definition, and CuTe's Swizzle<3,3,3> on fp16 offsets written out. */
+    int bad = 0, bad_cute = 0;
+    for (int r = 0; r < GEMM_TILE_BM; ++r)
+        for (int c = 0; c < GEMM_TILE_CHUNKS; ++c) {
+            const uint32_t got = gemm_tile_chunk_offset(GEMM_TILE_SWIZZLED, r, c);
+            bad += got != 128u * (uint32_t)r + 16u * (uint32_t)(c ^ (r % 8));
+            for (int e = 0; e < 8; ++e) { /* every fp16 of the chunk moves with it */
+                const uint32_t off = (uint32_t)(r * 64 + c * 8 + e);
+                const uint32_t cute = off ^ ((off >> 6 & 7u) << 3);
+                bad_cute += 2u * cute != got + 2u * (uint32_t)e;
+            }
+        }
+    EXPECT_EQ(bad, 0, "swizzled: chunks not at 128 r + 16 (c ^ r % 8)");
+    EXPECT_EQ(bad_cute, 0, "swizzled: fp16 elements not where Swizzle<3,3,3> puts them");
+    EXPECT_EQ(gemm_tile_chunk_offset(GEMM_TILE_ROWMAJOR, 5, 3), 5 * 128 + 48, "rowmajor (5, 3)");
+    EXPECT_EQ(gemm_tile_chunk_offset(GEMM_TILE_PADDED, 5, 3), 5 * 144 + 48, "padded (5, 3)");
+    EXPECT_EQ(gemm_tile_chunk_offset(GEMM_TILE_SWIZZLED, 13, 2), 13 * 128 + 16 * 7,
+              "swizzled (13, 2): 2 ^ 5 = 7");
+}
+
+/* The block's cp.async copies write every chunk of a tile once, and the 8
+ * lanes of each quarter-warp one whole row. */
+static void test_copies(void)
+{
+    static int count[GEMM_TILE_BM][GEMM_TILE_CHUNKS];
+    memset(count, 0, sizeof count);
+    int rows_whole = 1;
+    for (int t = 0; t < GEMM_TILE_THREADS; ++t)
+        for (int i = 0; i < GEMM_TILE_COPIES; ++i) {
+            count[gemm_tile_copy_row(t, i)][gemm_tile_copy_chunk(t, i)]++;
+            rows_whole &= gemm_tile_copy_row(t, i) == gemm_tile_copy_row(t - t % 8, i) &&
+                          gemm_tile_copy_chunk(t, i) == t % 8;
+        }
+    int bad = 0;
+    for (int r = 0; r < GEMM_TILE_BM; ++r)
+        for (int c = 0; c < GEMM_TILE_CHUNKS; ++c)
+            bad += count[r][c] != 1;
+    EXPECT_EQ(bad, 0, "chunks not copied exactly once");
+    EXPECT(rows_whole, "a quarter-warp copies one row, lane j chunk j");
+}
+
+/* ldmatrix: lane l of matrix q = l / 8 gives row l % 8 of that 8x8 matrix;
+ * for A the matrices are (rows 0-7, k 0-7), (8-15, 0-7), (0-7, 8-15),
+ * (8-15, 8-15) of the m16 x k16 block; for B (n 0-7, k 0-7), (0-7, 8-15),
+ * (8-15, 0-7), (8-15, 8-15) of the n16 x k16 block (PTX ISA, mma.m16n8k16
+ * fragments). Over a stage, each warp reads each of its rows' chunks once. */
+static void test_ldmatrix_lanes(void)
+{
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        int bad_a = 0, bad_b = 0, cover_a = 0, cover_b = 0;
+        for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp) {
+            static int ca[GEMM_TILE_BM][GEMM_TILE_CHUNKS], cb[GEMM_TILE_BN][GEMM_TILE_CHUNKS];
+            memset(ca, 0, sizeof ca);
+            memset(cb, 0, sizeof cb);
+            for (int kk = 0; kk < GEMM_TILE_KK; ++kk)
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int q = lane / 8, i = lane % 8;
+                    for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
+                        const int row = gemm_tile_warp_m(warp) * 64 + mi * 16 + 8 * (q % 2) + i;
+                        const int chunk = 2 * kk + q / 2;
+                        bad_a += gemm_tile_ldmatrix_a(var, warp, mi, kk, lane) !=
+                                 gemm_tile_chunk_offset(var, row, chunk);
+                        ca[row][chunk]++;
+                    }
+                    for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
+                        const int row = gemm_tile_warp_n(warp) * 32 + nj * 16 + 8 * (q / 2) + i;
+                        const int chunk = 2 * kk + q % 2;
+                        bad_b += gemm_tile_ldmatrix_b(var, warp, nj, kk, lane) !=
+                                 gemm_tile_chunk_offset(var, row, chunk);
+                        cb[row][chunk]++;
+                    }
+                }
+            for (int r = 0; r < GEMM_TILE_BM; ++r)
+                for (int c = 0; c < GEMM_TILE_CHUNKS; ++c) {
+                    const int mine_a = r / 64 == gemm_tile_warp_m(warp);
+                    const int mine_b = r / 32 == gemm_tile_warp_n(warp);
+                    cover_a += ca[r][c] != mine_a;
+                    cover_b += cb[r][c] != mine_b;
+                }
+        }
+        EXPECT(bad_a == 0 && bad_b == 0, "%s: ldmatrix lanes not the mma fragments' rows (%d, %d)",
+               names[v], bad_a, bad_b);
+        EXPECT(cover_a == 0 && cover_b == 0,
+               "%s: a warp does not read its rows' chunks once a stage (%d, %d)", names[v], cover_a,
+               cover_b);
+    }
+}
+
+/* One request of each kind, every warp, every k16 step, under sm_90's rules:
+ * ldmatrix.x4 costs 8 wavefronts a matrix in the row-major tile (the 8 rows
+ * of one 16-byte column share 4 banks), 1 in the others; a cp.async (as a
+ * 16-byte store, 4 quarter-warps) costs 4 in every variant. */
+static void test_requests(void)
+{
+    static const int ldsm[GEMM_TILE_VARIANTS] = {32, 4, 4};
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        int bad_a = 0, bad_b = 0, bad_copy = 0;
+        uint32_t addr[32];
+        struct bf_wavefronts w;
+        for (int stage = 0; stage < GEMM_TILE_STAGES; ++stage)
+            for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp) {
+                for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
+                    for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
+                        for (int l = 0; l < 32; ++l)
+                            addr[l] = gemm_tile_a_base(var, stage) +
+                                      gemm_tile_ldmatrix_a(var, warp, mi, kk, l);
+                        bf_bank_wavefronts(&bf_rules_sm90, bf_ldmatrix(4), addr, ~0u, &w);
+                        bad_a += w.wavefronts != ldsm[v] || w.ideal != 4;
+                    }
+                    for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
+                        for (int l = 0; l < 32; ++l)
+                            addr[l] = gemm_tile_b_base(var, stage) +
+                                      gemm_tile_ldmatrix_b(var, warp, nj, kk, l);
+                        bf_bank_wavefronts(&bf_rules_sm90, bf_ldmatrix(4), addr, ~0u, &w);
+                        bad_b += w.wavefronts != ldsm[v] || w.ideal != 4;
+                    }
+                }
+                for (int i = 0; i < GEMM_TILE_COPIES; ++i) {
+                    for (int l = 0; l < 32; ++l)
+                        addr[l] = gemm_tile_b_base(var, stage) +
+                                  gemm_tile_copy_offset(var, warp * 32 + l, i);
+                    bf_bank_wavefronts(&bf_rules_sm90, bf_st(16), addr, ~0u, &w);
+                    bad_copy += w.wavefronts != 4 || w.ideal != 4;
+                }
+            }
+        EXPECT(bad_a == 0 && bad_b == 0 && bad_copy == 0,
+               "%s: requests off the expected wavefronts: ldmatrix A %d, B %d, cp.async %d",
+               names[v], bad_a, bad_b, bad_copy);
+    }
+    /* The same 8 rows of one column as an explicit example: 8 x 128 B apart. */
+    uint32_t addr[32];
+    struct bf_wavefronts w;
+    for (int l = 0; l < 32; ++l)
+        addr[l] = gemm_tile_chunk_offset(GEMM_TILE_ROWMAJOR, l % 8, 0);
+    bf_bank_wavefronts(&bf_rules_sm90, bf_ldmatrix(1), addr, 0xffu, &w);
+    EXPECT(w.wavefronts == 8 && w.ideal == 1, "rowmajor: one matrix of column 0 costs %d of %d",
+           w.wavefronts, w.ideal);
+}
+
+/* A launch: every site's requests and wavefronts, and the verdict. 300 x 200
+ * x 200: 3 x 2 blocks, 4 K tiles (the last a partial one). */
+static void test_launch(void)
+{
+    const int64_t blocks = 6, ktiles = 4, warps = 8;
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        struct bf_site s[BF_MAX_SITES];
+        int n = gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 200, &bf_rules_sm90, s);
+        EXPECT_EQ(n, GEMM_TILE_SITES, "sites");
+        const uint64_t copies = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES);
+        const uint64_t ldsm_a = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_KK * GEMM_TILE_MI);
+        const uint64_t ldsm_b = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_KK * GEMM_TILE_NJ);
+        EXPECT(s[GEMM_TILE_SITE_COPY_A].requests == copies &&
+                   s[GEMM_TILE_SITE_COPY_B].requests == copies,
+               "%s: cp.async requests", names[v]);
+        EXPECT(s[GEMM_TILE_SITE_LDSM_A].requests == ldsm_a &&
+                   s[GEMM_TILE_SITE_LDSM_B].requests == ldsm_b,
+               "%s: ldmatrix requests", names[v]);
+        const uint64_t per = v == GEMM_TILE_ROWMAJOR ? 32 : 4;
+        EXPECT(s[GEMM_TILE_SITE_LDSM_A].wavefronts == per * ldsm_a &&
+                   s[GEMM_TILE_SITE_LDSM_A].ideal == 4 * ldsm_a &&
+                   s[GEMM_TILE_SITE_LDSM_B].wavefronts == per * ldsm_b &&
+                   s[GEMM_TILE_SITE_COPY_A].wavefronts == 4 * copies &&
+                   s[GEMM_TILE_SITE_COPY_B].ideal == 4 * copies,
+               "%s: wavefronts", names[v]);
+        double ld, st, atom;
+        bf_sites_ways(s, n, &ld, &st, &atom);
+        EXPECT(ld == (v == GEMM_TILE_ROWMAJOR ? 8.0 : 1.0) && st == 1.0 && atom == 0.0,
+               "%s: ways ld %.2f st %.2f", names[v], ld, st);
+    }
+    struct bf_site s[BF_MAX_SITES];
+    for (int k = 0; k < 17; k += 4) { /* refused: 0, 4, 12, 16 ok */
+        gemm_tile_model_launch(GEMM_TILE_SWIZZLED, 8, 8, k, &bf_rules_sm90, s);
+        uint64_t requests = 0;
+        for (int i = 0; i < GEMM_TILE_SITES; ++i)
+            requests += s[i].requests;
+        EXPECT((requests == 0) == (k == 0 || k % 8 != 0), "k = %d: requests %llu", k,
+               (unsigned long long)requests);
+    }
+    /* 1 x 1 x 8: one block, one K tile, every request still issued. */
+    gemm_tile_model_launch(GEMM_TILE_ROWMAJOR, 1, 1, 8, &bf_rules_sm90, s);
+    EXPECT_EQ(s[GEMM_TILE_SITE_LDSM_A].requests, warps * GEMM_TILE_KK * GEMM_TILE_MI,
+              "1x1x8 ldmatrix A requests");
+}
+
+/* Half conversions: known patterns, ties to even, every pattern round-trips. */
+static void test_half(void)
+{
+    EXPECT_EQ(gemm_tile_ref_half_bits(1.0), 0x3c00, "1");
+    EXPECT_EQ(gemm_tile_ref_half_bits(-2.0), 0xc000, "-2");
+    EXPECT_EQ(gemm_tile_ref_half_bits(65504.0), 0x7bff, "65504");
+    EXPECT_EQ(gemm_tile_ref_half_bits(65520.0), 0x7c00, "65520 overflows");
+    EXPECT_EQ(gemm_tile_ref_half_bits(ldexp(1, -24)), 0x0001, "2^-24");
+    EXPECT_EQ(gemm_tile_ref_half_bits(ldexp(1, -26)), 0x0000, "2^-26 to 0");
+    EXPECT_EQ(gemm_tile_ref_half_bits(0.1), 0x2e66, "0.1");
+    EXPECT_EQ(gemm_tile_ref_half_bits(1.0 + ldexp(1, -11)), 0x3c00, "tie to even, down");
+    EXPECT_EQ(gemm_tile_ref_half_bits(1.0 + 3 * ldexp(1, -11)), 0x3c02, "tie to even, up");
+    EXPECT_EQ(gemm_tile_ref_half_bits(2047.5 / 1024 * ldexp(1, -14)), 0x0800,
+              "round up across the subnormal edge");
+    int bad = 0;
+    for (uint32_t b = 0; b < 0x10000; ++b) {
+        const double x = gemm_tile_ref_half_value((uint16_t)b);
+        if (!isnan(x))
+            bad += gemm_tile_ref_half_bits(x) != b;
+    }
+    EXPECT_EQ(bad, 0, "patterns that do not round-trip");
+    int out = 0;
+    for (uint64_t i = 0; i < 100000; ++i) {
+        const double x = gemm_tile_ref_half_value(gemm_tile_ref_random_half(7, i));
+        out += !(x > -1 && x < 1 && x != 0 && x * 2048 == floor(x * 2048));
+    }
+    EXPECT_EQ(out, 0, "random halves outside (-1, 1), zero or off the 2^-11 grid");
+}
+
+/* A = [1..8; 0.5 x 8], B's columns all 1, all 2, all -0.25: C = [36 72 -9; 4 8 -1]. */
+static void test_reference(void)
+{
+    uint16_t a[16], b[24];
+    for (int p = 0; p < 8; ++p) {
+        a[p] = gemm_tile_ref_half_bits(p + 1);
+        a[8 + p] = gemm_tile_ref_half_bits(0.5);
+        b[p] = gemm_tile_ref_half_bits(1);
+        b[8 + p] = gemm_tile_ref_half_bits(2);
+        b[16 + p] = gemm_tile_ref_half_bits(-0.25);
+    }
+    double c[6];
+    gemm_tile_ref(c, a, b, 2, 3, 8);
+    const double want[6] = {36, 72, -9, 4, 8, -1};
+    int bad = 0;
+    for (int i = 0; i < 6; ++i)
+        bad += c[i] != want[i];
+    EXPECT_EQ(bad, 0, "hand-checked 2 x 3 x 8");
+    const float got[6] = {36, 72, -9, 4, 8, -1.001f};
+    const double err = gemm_tile_ref_rel_l2_f32(got, want, 6);
+    EXPECT(fabs(err - 0.001 / sqrt(36 * 36 + 72 * 72 + 81 + 16 + 64 + 1)) < 1e-9,
+           "relative L2 error %g", err);
+    const float poisoned[2] = {1, NAN};
+    EXPECT(isnan(gemm_tile_ref_rel_l2_f32(poisoned, want, 2)), "a NaN is never small");
+    uint16_t h[6];
+    for (int i = 0; i < 6; ++i)
+        h[i] = gemm_tile_ref_half_bits(want[i]);
+    EXPECT(gemm_tile_ref_rel_l2_f16(h, want, 6) == 0, "fp16 output exact");
+}
+
+int main(void)
+{
+    test_layouts();
+    test_copies();
+    test_ldmatrix_lanes();
+    test_requests();
+    test_launch();
+    test_half();
+    test_reference();
+    return unit_finish("test_gemm_tile");
+}
