@@ -1,0 +1,42 @@
+/* The registers-only mma.sync loop (gemm_tile_ceiling.h). Not yet run on a
+ * GPU; DESIGN.md's figure for such a loop on the H100 is 647 TFLOP/s. */
+#include "gemm_tile/gemm_tile_ceiling.h"
+
+/* Named outside the family's gemm_tile_* so that the hw test skips it. */
+__global__ void __launch_bounds__(GEMM_TILE_CEILING_THREADS)
+    mma_sync_ceiling(float *sink, int iterations)
+{
+    /* Operands that depend on the thread, so that no mma folds away. */
+    const uint32_t t = threadIdx.x + 1u;
+    const uint32_t a[4] = {0x3c003c00u ^ t, 0x3c003c00u ^ (t << 1), 0x3c003c00u ^ (t << 2),
+                           0x3c003c00u ^ (t << 3)};
+    const uint32_t b0 = 0x38003800u ^ t, b1 = 0x38003800u ^ (t << 4);
+    float acc[GEMM_TILE_CEILING_CHAINS][4] = {};
+    for (int it = 0; it < iterations; ++it)
+#pragma unroll
+        for (int j = 0; j < GEMM_TILE_CEILING_CHAINS; ++j)
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                         "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                         : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    float sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < GEMM_TILE_CEILING_CHAINS; ++j)
+        sum += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+extern "C" double gemm_tile_ceiling_flops(int blocks, int iterations)
+{
+    return (double)blocks * (GEMM_TILE_CEILING_THREADS / 32) * (double)iterations *
+           GEMM_TILE_CEILING_CHAINS * (2.0 * 16 * 8 * 16);
+}
+
+extern "C" cudaError_t gemm_tile_ceiling(float *sink, int blocks, int iterations,
+                                         cudaStream_t stream)
+{
+    if (sink == NULL || blocks < 1 || iterations < 1)
+        return cudaErrorInvalidValue;
+    mma_sync_ceiling<<<blocks, GEMM_TILE_CEILING_THREADS, 0, stream>>>(sink, iterations);
+    return cudaGetLastError();
+}

@@ -1,0 +1,359 @@
+/* The gemm_tile family as the runner sees it: variants, output types, sizes
+ * (M x N x K), the model hook, the correctness test (against the float64 CPU
+ * reference on small shapes and cublasGemmEx on large ones, relative L2
+ * error under 1e-3, C poisoned first, a K that is not a multiple of 8
+ * refused) and the benchmark beside cublasGemmEx and the registers-only
+ * mma.sync loop (the ceiling), in the same run.
+ *
+ * Not yet registered in BANKFREE_FAMILIES and never run on a GPU: it builds
+ * (a scratch build with the family registered) and its model runs on the CPU.
+ *
+ * The bench's rate column is labelled GB/s by common/bench.c; every row here
+ * passes floating-point operations as its "bytes", so the column reads
+ * GFLOP/s, and of_ceiling and the ratios are ratios of FLOP rates. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+
+#include "common/bench.h"
+#include "common/check.h"
+#include "common/registry.h"
+#include "common/validate.h"
+#include "gemm_tile/gemm_tile.h"
+#include "gemm_tile/gemm_tile_ceiling.h"
+#include "gemm_tile/gemm_tile_model.h"
+#include "gemm_tile/gemm_tile_ref.h"
+
+extern const struct bf_family gemm_tile_family;
+
+static const struct bf_variant variants[GEMM_TILE_VARIANTS] = {
+    [GEMM_TILE_ROWMAJOR] = {"rowmajor", "128-byte tile rows: ldmatrix 8-way (8 rows of one 16-byte "
+                                        "column in 4 banks)"},
+    [GEMM_TILE_PADDED] = {"padded", "144-byte tile rows (+16 B): ldmatrix and cp.async 1 way"},
+    [GEMM_TILE_SWIZZLED] = {"swizzled", "128-byte rows, chunk ^= row % 8 (CuTe Swizzle<3,3,3>): "
+                                        "ldmatrix and cp.async 1 way, no spare bytes"},
+};
+
+/* The output type: fp32 C, or C rounded to fp16. Shared memory is the same. */
+static const char *const types[] = {"f32", "f16"};
+enum { TYPE_F32, TYPE_F16 };
+
+/* Sizes are M x N x K. The issue's small shapes (8, 16, 24, 40, 1 x 1 x 8,
+ * primes for M and N), edge tiles on every side, K tails of the 64-wide K
+ * tile, two K the launcher must refuse (12, 20), and the large ones checked
+ * against cublasGemmEx. */
+static const struct bf_size test_sizes[] = {
+    {3, {8, 8, 8}},          {3, {16, 16, 16}},       {3, {24, 24, 24}},
+    {3, {40, 40, 40}},       {3, {1, 1, 8}},          {3, {1, 1, 12}},
+    {3, {16, 16, 20}},       {3, {7, 13, 8}},         {3, {13, 7, 24}},
+    {3, {31, 37, 40}},       {3, {127, 131, 64}},     {3, {129, 127, 72}},
+    {3, {257, 509, 200}},    {3, {1, 517, 136}},      {3, {517, 1, 136}},
+    {3, {1000, 1000, 1000}}, {3, {4096, 4096, 4096}}, {3, {8192, 1024, 8192}},
+    {3, {1000, 4096, 8192}}, {3, {8192, 8192, 8192}},
+};
+static const struct bf_size quick_sizes[] = {
+    {3, {1, 1, 8}}, {3, {40, 40, 40}}, {3, {127, 131, 64}}, {3, {257, 509, 200}}, {3, {16, 16, 20}},
+};
+static const struct bf_size bench_sizes[] = {
+    {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
+/* For ncu: 64 and 256 blocks (one wave at 2 blocks an SM on 132 SMs), one
+ * with edge tiles, and the bench's 4096 (1024 blocks, many waves). */
+static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
+                                          {3, {1000, 1000, 1000}},
+                                          {3, {2048, 2048, 512}},
+                                          {3, {4096, 4096, 4096}}};
+
+/* Above this many multiply-adds the expected C comes from cublasGemmEx (fp32
+ * out), not from the CPU. */
+#define REF_CPU_MACS (1ull << 27)
+#define TOLERANCE    1e-3
+
+static int out_bytes(int type)
+{
+    return type == TYPE_F16 ? 2 : 4;
+}
+
+static double device_bytes(const struct bf_size *s, int type)
+{
+    const double m = (double)s->dim[0], n = (double)s->dim[1], k = (double)s->dim[2];
+    return 2.0 * (m + n) * k + (out_bytes(type) + 4.0) * m * n + 256.0;
+}
+static double test_bytes(const struct bf_size *s)
+{
+    return device_bytes(s, TYPE_F32);
+}
+static double bench_bytes(const struct bf_size *s)
+{
+    return device_bytes(s, TYPE_F32) + 4.0 * 1024 * GEMM_TILE_CEILING_THREADS; /* the sink */
+}
+
+static int gemm_tile_model(int variant, int type, const struct bf_size *size, uint64_t seed,
+                           const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+{
+    (void)type; /* the output type never touches shared memory */
+    (void)seed; /* the addresses do not depend on the data */
+    return gemm_tile_model_launch((enum gemm_tile_variant)variant, size->dim[0], size->dim[1],
+                                  size->dim[2], rules, sites);
+}
+
+/* ---- one case on the device ---- */
+
+struct data {
+    int64_t m, n, k;
+    int type, refused;
+    size_t c_bytes;
+    uint16_t *d_a, *d_b;
+    void *d_c;
+    float *d_want; /* cublasGemmEx's fp32 C, for the large cases */
+    double *want;  /* host: the expected C (NULL when refused) */
+    cublasHandle_t cublas;
+};
+
+static void cublas_ok(cublasStatus_t st, const char *call)
+{
+    if (st != CUBLAS_STATUS_SUCCESS)
+        fprintf(stderr, "bankfree: %s: %s\n", call, cublasGetStatusString(st));
+    BF_CHECK_STATUS(st == CUBLAS_STATUS_SUCCESS, call, "cuBLAS failed");
+}
+
+/* C (row-major m x n) = A (row-major m x k) * B (column-major k x n) is, in
+ * cuBLAS's column-major terms, C^T (n x m, ld n) = B^T * A^T with B stored k
+ * x n (ld k, transposed: CUBLAS_OP_T) and A^T stored k x m (ld k,
+ * CUBLAS_OP_N): the "TN" GEMM. fp32 compute; C in fp32 or fp16. */
+static cublasStatus_t cublas_gemm(const struct data *d, void *c, int out16, cudaStream_t stream)
+{
+    const float one = 1.0f, zero = 0.0f;
+    cublasStatus_t st = cublasSetStream(d->cublas, stream);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return cublasGemmEx(d->cublas, CUBLAS_OP_T, CUBLAS_OP_N, (int)d->n, (int)d->m, (int)d->k, &one,
+                        d->d_b, CUDA_R_16F, (int)d->k, d->d_a, CUDA_R_16F, (int)d->k, &zero, c,
+                        out16 ? CUDA_R_16F : CUDA_R_32F, (int)d->n, CUBLAS_COMPUTE_32F,
+                        CUBLAS_GEMM_DEFAULT);
+}
+
+static int cublas_fits(const struct data *d)
+{
+    return d->m <= 0x7fffffff && d->n <= 0x7fffffff && d->k <= 0x7fffffff;
+}
+
+/* Random A and B in (-1, 1) from the seed; the expected C from the CPU
+ * (small) or from cublasGemmEx (large, or always when `by_cublas`). */
+static void data_init(struct data *d, int type, const struct bf_size *s, uint64_t seed,
+                      int by_cublas)
+{
+    memset(d, 0, sizeof *d);
+    d->m = s->dim[0];
+    d->n = s->dim[1];
+    d->k = s->dim[2];
+    d->type = type;
+    d->refused = d->k % 8 != 0;
+    const size_t na = (size_t)(d->m * d->k), nb = (size_t)(d->n * d->k), nc = (size_t)(d->m * d->n);
+    d->c_bytes = nc * (size_t)out_bytes(type);
+    uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
+    BF_CHECK_STATUS(a != NULL && b != NULL, "malloc", "out of host memory");
+    for (size_t i = 0; i < na; ++i)
+        a[i] = gemm_tile_ref_random_half(seed, i);
+    for (size_t i = 0; i < nb; ++i)
+        b[i] = gemm_tile_ref_random_half(seed ^ 0x5851f42d4c957f2dull, i);
+    BF_CHECK(cudaMalloc((void **)&d->d_a, na * 2));
+    BF_CHECK(cudaMalloc((void **)&d->d_b, nb * 2));
+    BF_CHECK(cudaMalloc(&d->d_c, d->c_bytes));
+    BF_CHECK(cudaMemcpy(d->d_a, a, na * 2, cudaMemcpyHostToDevice));
+    BF_CHECK(cudaMemcpy(d->d_b, b, nb * 2, cudaMemcpyHostToDevice));
+    const int large = (double)d->m * (double)d->n * (double)d->k > (double)REF_CPU_MACS;
+    if ((large || by_cublas) && cublas_fits(d))
+        cublas_ok(cublasCreate(&d->cublas), "cublasCreate");
+    if (!d->refused) {
+        d->want = malloc(nc * sizeof *d->want);
+        BF_CHECK_STATUS(d->want != NULL, "malloc", "out of host memory");
+        if ((large || by_cublas) && d->cublas != NULL) {
+            float *got = malloc(nc * sizeof *got);
+            BF_CHECK_STATUS(got != NULL, "malloc", "out of host memory");
+            BF_CHECK(cudaMalloc((void **)&d->d_want, nc * sizeof(float)));
+            cublas_ok(cublas_gemm(d, d->d_want, 0, 0), "cublasGemmEx");
+            BF_CHECK(cudaMemcpy(got, d->d_want, nc * sizeof(float), cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < nc; ++i)
+                d->want[i] = got[i];
+            free(got);
+        } else {
+            gemm_tile_ref(d->want, a, b, d->m, d->n, d->k);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+static void data_free(struct data *d)
+{
+    if (d->cublas != NULL)
+        cublas_ok(cublasDestroy(d->cublas), "cublasDestroy");
+    BF_CHECK(cudaFree(d->d_a));
+    BF_CHECK(cudaFree(d->d_b));
+    BF_CHECK(cudaFree(d->d_c));
+    BF_CHECK(cudaFree(d->d_want));
+    free(d->want);
+}
+
+static cudaError_t run(const struct data *d, enum gemm_tile_variant v, cudaStream_t stream)
+{
+    if (d->type == TYPE_F16)
+        return gemm_tile_f16(v, (uint16_t *)d->d_c, d->d_a, d->d_b, d->m, d->n, d->k, stream);
+    return gemm_tile_f32(v, (float *)d->d_c, d->d_a, d->d_b, d->m, d->n, d->k, stream);
+}
+
+/* C against the expected: relative L2 error under TOLERANCE (a poisoned,
+ * unwritten element is NaN and fails); refused, C must still be poison. */
+static int check(const struct data *d, char *why, size_t len)
+{
+    const size_t nc = (size_t)(d->m * d->n);
+    void *got = malloc(d->c_bytes);
+    BF_CHECK_STATUS(got != NULL, "malloc", "out of host memory");
+    BF_CHECK(cudaMemcpy(got, d->d_c, d->c_bytes, cudaMemcpyDeviceToHost));
+    int bad;
+    if (d->refused) {
+        size_t touched = 0;
+        for (size_t i = 0; i < d->c_bytes; ++i)
+            touched += ((const uint8_t *)got)[i] != 0xff;
+        bad = touched != 0;
+        if (bad)
+            snprintf(why, len, "refused k = %lld, yet %zu bytes of C changed", (long long)d->k,
+                     touched);
+    } else {
+        const double err = d->type == TYPE_F16 ? gemm_tile_ref_rel_l2_f16(got, d->want, nc)
+                                               : gemm_tile_ref_rel_l2_f32(got, d->want, nc);
+        bad = !(err < TOLERANCE);
+        if (bad)
+            snprintf(why, len, "relative L2 error %.3g (want < %g) against %s", err, TOLERANCE,
+                     d->d_want != NULL ? "cublasGemmEx" : "the float64 reference");
+    }
+    free(got);
+    return bad;
+}
+
+static int gemm_tile_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
+                          size_t len)
+{
+    struct data d;
+    data_init(&d, type, s, seed, 0);
+    BF_CHECK(bf_poison(d.d_c, d.c_bytes, 0));
+    cudaError_t err = run(&d, (enum gemm_tile_variant)variant, 0);
+    int bad = 0;
+    if (d.refused) {
+        bad = err != cudaErrorInvalidValue;
+        if (bad)
+            snprintf(why, len, "k = %lld: got %s, want cudaErrorInvalidValue", (long long)d.k,
+                     cudaGetErrorName(err));
+    } else {
+        BF_CHECK(err);
+    }
+    BF_CHECK(cudaDeviceSynchronize());
+    if (!bad)
+        bad = check(&d, why, len);
+    data_free(&d);
+    return bad;
+}
+
+/* ---- benchmark ---- */
+
+enum { ROW_CEILING, ROW_CUBLAS, ROW_VARIANT0, ROWS = ROW_VARIANT0 + GEMM_TILE_VARIANTS };
+
+struct job {
+    struct data *d;
+    int row;
+    float *sink;
+    int blocks, iterations; /* the ceiling's launch */
+};
+
+static cudaError_t run_job(void *arg, cudaStream_t stream)
+{
+    const struct job *j = arg;
+    if (j->row == ROW_CEILING)
+        return gemm_tile_ceiling(j->sink, j->blocks, j->iterations, stream);
+    if (j->row == ROW_CUBLAS) {
+        cublasStatus_t st = cublas_gemm(j->d, j->d->d_c, j->d->type == TYPE_F16, stream);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            fprintf(stderr, "bankfree: cublasGemmEx: %s\n", cublasGetStatusString(st));
+            return cudaErrorUnknown;
+        }
+        return cudaGetLastError();
+    }
+    return run(j->d, (enum gemm_tile_variant)(j->row - ROW_VARIANT0), stream);
+}
+
+static cudaError_t poison_job(void *arg)
+{
+    const struct job *j = arg;
+    return bf_poison(j->d->d_c, j->d->c_bytes, 0);
+}
+
+static int check_job(void *arg, char *why, size_t len)
+{
+    const struct job *j = arg;
+    return check(j->d, why, len);
+}
+
+static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
+                           const struct bf_bench_ctx *ctx, struct bf_table *t)
+{
+    struct data d;
+    data_init(&d, type, s, ctx->seed, 1);
+    if (d.refused) { /* nothing to time */
+        data_free(&d);
+        return 0;
+    }
+    /* The ceiling: 8 blocks an SM of 8 warps, each 4096 x 8 mma (about 2 ms on an H100). */
+    const int blocks = 8 * ctx->dev->sms, iterations = 4096;
+    float *sink;
+    BF_CHECK(
+        cudaMalloc((void **)&sink, (size_t)blocks * GEMM_TILE_CEILING_THREADS * sizeof(float)));
+    const double flops = 2.0 * (double)d.m * (double)d.n * (double)d.k;
+    struct job jobs[ROWS];
+    struct bf_contender c[ROWS];
+    for (int r = 0; r < ROWS; ++r) {
+        jobs[r] = (struct job){&d, r, sink, blocks, iterations};
+        c[r] = (struct bf_contender){
+            .name = r == ROW_CEILING  ? "mma.sync m16n8k16, registers only (ceiling)"
+                    : r == ROW_CUBLAS ? "cublasGemmEx"
+                                      : variants[r - ROW_VARIANT0].name,
+            .on = r == ROW_CEILING  ? 1
+                  : r == ROW_CUBLAS ? d.cublas != NULL
+                                    : (int)(mask >> (r - ROW_VARIANT0) & 1u),
+            .variant = r - ROW_VARIANT0,
+            .ceiling = r == ROW_CEILING,
+            .bytes = r == ROW_CEILING ? gemm_tile_ceiling_flops(blocks, iterations) : flops,
+            .run = run_job,
+            .arg = &jobs[r],
+            .poison = r == ROW_CEILING ? NULL : poison_job,
+            .check = r == ROW_CEILING ? NULL : check_job};
+    }
+    int failed = bf_bench_run(c, ROWS, ROW_CUBLAS, &gemm_tile_family, type, s, flops, 0, ctx, t);
+    BF_CHECK(cudaFree(sink));
+    data_free(&d);
+    return failed;
+}
+
+const struct bf_family gemm_tile_family = {
+    .name = "gemm_tile",
+    .summary = "C = A*B, fp16 A (row-major) and B (column-major), fp32 accumulate, any M x N",
+    .variants = variants,
+    .nvariants = GEMM_TILE_VARIANTS,
+    BF_ARRAY(types, types),
+    .ndims = 3,
+    .min_dim = 1,
+    .model_types_alike = 1,
+    .size_form = "MxNxK",
+    BF_SIZES(BF_SIZES_TEST, test_sizes),
+    BF_SIZES(BF_SIZES_QUICK, quick_sizes),
+    BF_SIZES(BF_SIZES_BENCH, bench_sizes),
+    BF_SIZES(BF_SIZES_HW, hw_sizes),
+    .test_bytes = test_bytes,
+    .bench_bytes = bench_bytes,
+    .model = gemm_tile_model,
+    .test = gemm_tile_test,
+    .bench = gemm_tile_bench,
+};
