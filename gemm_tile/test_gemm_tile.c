@@ -1,8 +1,9 @@
 /* The gemm_tile family on the CPU: the layouts (each a one-to-one map of a
  * tile's chunks, the swizzle as the issue defines it), the lanes' cp.async
  * and ldmatrix addresses (every chunk once, the fragments mma.m16n8k16
- * wants), the bank model's wavefronts a request and a launch, and the
- * reference: fp16 conversions and a hand-checked product. */
+ * wants), the bank model's wavefronts a request and a launch, the
+ * reference (fp16 conversions, a hand-checked product), and the kernel's
+ * data path emulated on the CPU with the instructions' PTX definitions. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -289,6 +290,154 @@ static void test_reference(void)
     EXPECT(gemm_tile_ref_rel_l2_f16(h, want, 6) == 0, "fp16 output exact");
 }
 
+/* ---- the kernel's data path, emulated on the CPU ---- */
+
+/* What gemm_tile.cu does with the addresses, step by step, on the CPU, with
+ * the instructions as the PTX ISA defines them: cp.async (16 bytes, zeros
+ * past the edges), ldmatrix.x4 (thread t gets row t / 4, elements
+ * 2 (t % 4) + 0, 1 of each matrix, lower column in the low half), mma.m16n8k16
+ * (the fragment layouts of A, B and C, "Matrix Fragments for
+ * mma.m16n8k16"), and the epilogue's stores. If an address function, the
+ * fragment order or the epilogue were wrong, C would be. */
+struct emulated {
+    uint16_t *smem; /* the block's dynamic shared memory, as fp16 */
+    const uint16_t *a, *b;
+    int64_t m, n, k;
+};
+
+static float half_f(uint16_t h)
+{
+    return (float)gemm_tile_ref_half_value(h);
+}
+
+static void emu_load_ktile(struct emulated *e, enum gemm_tile_variant v, int64_t row0, int64_t col0,
+                           int64_t kt, int stage)
+{
+    for (int t = 0; t < GEMM_TILE_THREADS; ++t)
+        for (int i = 0; i < GEMM_TILE_COPIES; ++i) {
+            const int row = gemm_tile_copy_row(t, i);
+            const int64_t kc = kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(t, i);
+            const uint32_t off = gemm_tile_copy_offset(v, t, i);
+            const int a_in = row0 + row < e->m && kc < e->k, b_in = col0 + row < e->n && kc < e->k;
+            for (int j = 0; j < 8; ++j) {
+                e->smem[(gemm_tile_a_base(v, stage) + off) / 2 + j] =
+                    a_in ? e->a[(row0 + row) * e->k + kc + j] : 0;
+                e->smem[(gemm_tile_b_base(v, stage) + off) / 2 + j] =
+                    b_in ? e->b[(col0 + row) * e->k + kc + j] : 0;
+            }
+        }
+}
+
+/* reg[q][t]: the two fp16 thread t holds of matrix q (low, high). */
+static void emu_ldmatrix_x4(const struct emulated *e, const uint32_t addr[32],
+                            uint16_t reg[4][32][2])
+{
+    for (int q = 0; q < 4; ++q)
+        for (int t = 0; t < 32; ++t)
+            for (int h = 0; h < 2; ++h)
+                reg[q][t][h] = e->smem[addr[8 * q + t / 4] / 2 + 2 * (t % 4) + h];
+}
+
+/* d += A * B for one warp: a[j][t] is A register j of thread t, b0/b1 B's. */
+static void emu_mma(float d[32][4], uint16_t a[4][32][2], uint16_t b0[32][2], uint16_t b1[32][2])
+{
+    float am[16][16], bm[16][8];
+    for (int t = 0; t < 32; ++t) {
+        const int g = t / 4, tig = t % 4;
+        for (int i = 0; i < 8; ++i) { /* a_i: register i / 2, half i % 2 */
+            const int row = g + 8 * (i / 2 % 2), col = 2 * tig + i % 2 + 8 * (i / 4);
+            am[row][col] = half_f(a[i / 2][t][i % 2]);
+        }
+        for (int i = 0; i < 4; ++i) { /* b_i: k = 2 tig + i % 2 (+ 8 for i >= 2), n = g */
+            const uint16_t h = i < 2 ? b0[t][i % 2] : b1[t][i % 2];
+            bm[2 * tig + i % 2 + 8 * (i / 2)][g] = half_f(h);
+        }
+    }
+    for (int t = 0; t < 32; ++t)
+        for (int i = 0; i < 4; ++i) { /* c_i: row g (+ 8 for i >= 2), column 2 tig + i % 2 */
+            const int row = t / 4 + 8 * (i / 2), col = 2 * (t % 4) + i % 2;
+            float sum = 0;
+            for (int p = 0; p < 16; ++p)
+                sum += am[row][p] * bm[p][col];
+            d[t][i] += sum;
+        }
+}
+
+static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, int64_t bx,
+                      float *c)
+{
+    const int64_t row0 = by * GEMM_TILE_BM, col0 = bx * GEMM_TILE_BN;
+    static float acc[8][GEMM_TILE_MI][2 * GEMM_TILE_NJ][32][4];
+    memset(acc, 0, sizeof acc);
+    for (int64_t kt = 0; kt < gemm_tile_tiles_k(e->k); ++kt) {
+        const int stage = gemm_tile_stage_of(kt);
+        emu_load_ktile(e, v, row0, col0, kt, stage);
+        for (int warp = 0; warp < 8; ++warp)
+            for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
+                static uint16_t af[GEMM_TILE_MI][4][32][2], bf[GEMM_TILE_NJ][4][32][2];
+                uint32_t addr[32];
+                for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
+                    for (int l = 0; l < 32; ++l)
+                        addr[l] =
+                            gemm_tile_a_base(v, stage) + gemm_tile_ldmatrix_a(v, warp, mi, kk, l);
+                    emu_ldmatrix_x4(e, addr, af[mi]);
+                }
+                for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
+                    for (int l = 0; l < 32; ++l)
+                        addr[l] =
+                            gemm_tile_b_base(v, stage) + gemm_tile_ldmatrix_b(v, warp, nj, kk, l);
+                    emu_ldmatrix_x4(e, addr, bf[nj]);
+                }
+                for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+                    for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
+                        emu_mma(acc[warp][mi][nt], af[mi], bf[nt / 2][2 * (nt % 2)],
+                                bf[nt / 2][2 * (nt % 2) + 1]);
+            }
+    }
+    for (int warp = 0; warp < 8; ++warp)
+        for (int lane = 0; lane < 32; ++lane) {
+            const int64_t warp_row = row0 + gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + lane / 4,
+                          warp_col =
+                              col0 + gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
+            for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+                for (int half = 0; half < 2; ++half) {
+                    const int64_t row = warp_row + 16 * mi + 8 * half;
+                    for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
+                        for (int j = 0; j < 2; ++j) {
+                            const int64_t col = warp_col + 8 * nt + j;
+                            if (row < e->m && col < e->n)
+                                c[row * e->n + col] = acc[warp][mi][nt][lane][2 * half + j];
+                        }
+                }
+        }
+}
+
+/* 130 x 200 x 200: edge tiles along M and N, and a partial last K tile. */
+static void test_emulated(void)
+{
+    const int64_t m = 130, n = 200, k = 200;
+    static uint16_t a[130 * 200], b[200 * 200];
+    static float c[130 * 200];
+    static double want[130 * 200];
+    for (int64_t i = 0; i < m * k; ++i)
+        a[i] = gemm_tile_ref_random_half(11, (uint64_t)i);
+    for (int64_t i = 0; i < n * k; ++i)
+        b[i] = gemm_tile_ref_random_half(12, (uint64_t)i);
+    gemm_tile_ref(want, a, b, m, n, k);
+    static uint16_t smem[GEMM_TILE_STAGES * 2 * GEMM_TILE_BM * 144 / 2];
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        struct emulated e = {smem, a, b, m, n, k};
+        for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+            c[i] = NAN; /* poisoned */
+        for (int64_t by = 0; by < gemm_tile_tiles_m(m); ++by)
+            for (int64_t bx = 0; bx < gemm_tile_tiles_n(n); ++bx)
+                emu_block(&e, (enum gemm_tile_variant)v, by, bx, c);
+        const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+        EXPECT(err < 1e-6, "%s: the emulated kernel's C is off the reference: relative L2 %g",
+               names[v], err);
+    }
+}
+
 int main(void)
 {
     test_layouts();
@@ -298,5 +447,6 @@ int main(void)
     test_launch();
     test_half();
     test_reference();
+    test_emulated();
     return unit_finish("test_gemm_tile");
 }
