@@ -19,6 +19,8 @@ const char *bf_op_name(enum bf_op op)
         return "red";
     case BF_LDMATRIX:
         return "ldmatrix";
+    case BF_CP_ASYNC:
+        return "ldgsts";
     }
     return "?";
 }
@@ -184,7 +186,7 @@ void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double
     uint64_t wf[3] = {0, 0, 0}, ideal[3] = {0, 0, 0};
     for (int i = 0; i < n; ++i) {
         enum bf_op op = sites[i].access.op;
-        int k = op == BF_STORE ? STORES : op == BF_RED ? ATOMS : LOADS;
+        int k = op == BF_STORE || op == BF_CP_ASYNC ? STORES : op == BF_RED ? ATOMS : LOADS;
         wf[k] += sites[i].wavefronts;
         ideal[k] += sites[i].ideal;
     }

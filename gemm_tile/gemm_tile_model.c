@@ -3,9 +3,9 @@
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES])
 {
     sites[GEMM_TILE_SITE_COPY_A] =
-        (struct bf_site){"cp.async 16 B to A tile (as st.128)", bf_st(16), 0, 0, 0, 0};
+        (struct bf_site){"cp.async 16 B to A tile", bf_cp_async(16), 0, 0, 0, 0};
     sites[GEMM_TILE_SITE_COPY_B] =
-        (struct bf_site){"cp.async 16 B to B tile (as st.128)", bf_st(16), 0, 0, 0, 0};
+        (struct bf_site){"cp.async 16 B to B tile", bf_cp_async(16), 0, 0, 0, 0};
     sites[GEMM_TILE_SITE_LDSM_A] =
         (struct bf_site){"ldmatrix.x4 A fragments", bf_ldmatrix(4), 0, 0, 0, 0};
     sites[GEMM_TILE_SITE_LDSM_B] =

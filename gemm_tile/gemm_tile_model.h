@@ -11,8 +11,8 @@
 
 /* The sites of a launch, in this order. */
 enum gemm_tile_site {
-    GEMM_TILE_SITE_COPY_A, /* cp.async 16 B global -> A tile (counted as st.128) */
-    GEMM_TILE_SITE_COPY_B, /* cp.async 16 B global -> B tile (counted as st.128) */
+    GEMM_TILE_SITE_COPY_A, /* cp.async 16 B global -> A tile (op ldgsts) */
+    GEMM_TILE_SITE_COPY_B, /* cp.async 16 B global -> B tile (op ldgsts) */
     GEMM_TILE_SITE_LDSM_A, /* ldmatrix.x4, A fragments */
     GEMM_TILE_SITE_LDSM_B, /* ldmatrix.x4, B fragments */
     GEMM_TILE_SITES

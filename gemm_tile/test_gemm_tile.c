@@ -136,8 +136,9 @@ static void test_ldmatrix_lanes(void)
 
 /* One request of each kind, every warp, every k16 step, under sm_90's rules:
  * ldmatrix.x4 costs 8 wavefronts a matrix in the row-major tile (the 8 rows
- * of one 16-byte column share 4 banks), 1 in the others; a cp.async (as a
- * 16-byte store, 4 quarter-warps) costs 4 in every variant. */
+ * of one 16-byte column share 4 banks), 1 in the others; a cp.async (op
+ * ldgsts, served as a 16-byte store until probed: 4 quarter-warps) costs 4
+ * in every variant. */
 static void test_requests(void)
 {
     static const int ldsm[GEMM_TILE_VARIANTS] = {32, 4, 4};
@@ -168,7 +169,7 @@ static void test_requests(void)
                     for (int l = 0; l < 32; ++l)
                         addr[l] = gemm_tile_b_base(var, stage) +
                                   gemm_tile_copy_offset(var, warp * 32 + l, i);
-                    bf_bank_wavefronts(&bf_rules_sm90, bf_st(16), addr, ~0u, &w);
+                    bf_bank_wavefronts(&bf_rules_sm90, bf_cp_async(16), addr, ~0u, &w);
                     bad_copy += w.wavefronts != 4 || w.ideal != 4;
                 }
             }

@@ -8,7 +8,8 @@
 # replays the inputs test makes from it) on this GPU's SMs (`--sms N`, for
 # kernels whose grid follows the GPU). The model's ops map to ncu's counters:
 # ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
-# _op_atom. The pipe counters are printed beside them: they also book the data
+# _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts. The pipe
+# counters of ld, st and atom are printed beside them: they also book the data
 # banks' arbitration with other L1 traffic, and run a few percent over once
 # blocks run in more than one wave (docs/bank-rules.md).
 #
@@ -43,14 +44,24 @@ sizes_opt="--sizes hw"
 # shellcheck disable=SC2086 # the options split into words on purpose
 model=$("$bankfree" model "$filter" $sizes_opt $type_opt --seed "$seed" --sms "$sms" \
     --format csv 2>/dev/null) || exit 1
+# ncu's counter for each of the model's ops: ld, st, atom (the model's red),
+# and, where the model has them, ldsm (ldmatrix) and ldgsts (cp.async), whose
+# SASS counters alone are read (the pipe books ldmatrix under _op_ld).
 ops=$(echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u)
+counters="ld st atom"
+metrics="${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_st.sum,${pipe}_atom.sum"
 for op in $ops; do
     case $op in
     ld | st | red) ;;
-    *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld, st" \
-        "and red only: add the counter for $op (docs/bank-rules.md)" && exit 1 ;;
+    ldmatrix) counters="$counters ldsm" metrics="$metrics,${sass}_ldsm.sum" ;;
+    ldgsts) counters="$counters ldgsts" metrics="$metrics,${sass}_ldgsts.sum" ;;
+    *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld, st," \
+        "red, ldmatrix and ldgsts only: add the counter for $op (docs/bank-rules.md)" && exit 1 ;;
     esac
 done
+model_op() { # ncu's counter -> the model's op
+    case $1 in atom) echo red ;; ldsm) echo ldmatrix ;; *) echo "$1" ;; esac
+}
 want() { # model-csv size op
     echo "$1" | awk -F, -v size="$2" -v op="$3" \
         'NR > 1 && $3 == size && $6 == op { s += $9 * split($2, t, "/") } END { printf "%.0f\n", s }'
@@ -92,7 +103,7 @@ for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
     fi
     # shellcheck disable=SC2086
     "$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
-        --metrics "${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_st.sum,${pipe}_atom.sum" \
+        --metrics "$metrics" \
         "$bankfree" test "$filter" --size "$size" $size_type_opt --seed "$seed" >"$out" 2>&1
     if ! grep -q '^# [1-9][0-9]* passed, 0 failed, 0 skipped' "$out"; then
         cat "$out" "$log"
@@ -101,10 +112,8 @@ for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
         continue
     fi
     line="$filter $size${HW_TYPE:+ $HW_TYPE}${sampled:+ (exact types)}:"
-    for op in ld st atom; do
-        mop=$op
-        [ $op = atom ] && mop=red # the model's name for a shared atomic
-        m=$(want "$one" "$size" $mop) s=$(got "${sass}_$op.sum") p=$(got "${pipe}_$op.sum")
+    for op in $counters; do
+        m=$(want "$one" "$size" "$(model_op "$op")") s=$(got "${sass}_$op.sum") p=$(got "${pipe}_$op.sum")
         [ "$s" = none ] && s=0 # no launch of the family's kernels: no wavefronts
         [ "$p" = none ] && p=0
         verdict="="
@@ -112,7 +121,9 @@ for size in $(echo "$model" | awk -F, 'NR > 1 { print $3 }' | uniq); do
             verdict="!="
             failed=1
         fi
-        line="$line shared-$op wavefronts ncu SASS $s $verdict model $m (pipe $p, $(excess "$p" "$m"));"
+        beside="pipe $p, $(excess "$p" "$m")"
+        case $op in ldsm | ldgsts) beside="pipe not read" ;; esac
+        line="$line shared-$op wavefronts ncu SASS $s $verdict model $m ($beside);"
     done
     echo "$line"
 done

@@ -9,6 +9,7 @@
  * NVIDIA CUTLASS, CuTe's include/cute/swizzle.hpp (Swizzle<B, M, S>). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/bank_model.h"
 #include "common/swizzle.h"
@@ -136,6 +137,10 @@ static void test_h100_stores_and_reductions(void)
     EXPECT_EQ(strided(h, bf_st(16), 32), 8, "st 16B stride 32 B");
     EXPECT_EQ(strided(h, bf_st(16), 128), 32, "st 16B stride 128 B");
     EXPECT_EQ(strided(h, bf_st(16), 0), 4, "st 16B all lanes one address");
+    /* cp.async's shared write: served as a store of its width (not yet probed) */
+    EXPECT_EQ(strided(h, bf_cp_async(16), 16), 4, "cp.async 16B contiguous");
+    EXPECT_EQ(strided(h, bf_cp_async(16), 128), 32, "cp.async 16B stride 128 B");
+    EXPECT_EQ(strided(h, bf_cp_async(4), 4), 1, "cp.async 4B contiguous");
 
     EXPECT_EQ(strided(h, bf_red(4), 4), 1, "red.u32 stride 1");
     EXPECT_EQ(strided(h, bf_red(4), 8), 2, "red.u32 stride 2");
@@ -344,19 +349,23 @@ static void test_xor_swizzle(void)
         }
 }
 
-/* A launch's verdict keeps its loads (ld, ldmatrix), its stores (st) and its
- * shared atomics (red) apart: a conflict in one does not leak into another. */
+/* A launch's verdict keeps its loads (ld, ldmatrix), its stores (st, cp.async)
+ * and its shared atomics (red) apart: a conflict in one does not leak into
+ * another. */
 static void test_sites_ways(void)
 {
     struct bf_site sites[] = {
         {"ld", bf_ld(4), 1, 1, 1, 1},         {"ldmatrix", bf_ldmatrix(4), 1, 12, 4, 3},
         {"st", bf_st(4), 2, 4, 2, 2},         {"red", bf_red(4), 4, 128, 4, 32},
-        {"no request", bf_st(4), 0, 0, 0, 0},
+        {"no request", bf_st(4), 0, 0, 0, 0}, {"cp.async", bf_cp_async(16), 1, 8, 4, 8},
     };
     double ld, st, atom;
-    bf_sites_ways(sites, 5, &ld, &st, &atom);
-    EXPECT(ld == 13.0 / 5.0 && st == 2.0 && atom == 32.0, "ld %g (13/5), st %g (2), red %g (32)",
+    bf_sites_ways(sites, 6, &ld, &st, &atom);
+    EXPECT(ld == 13.0 / 5.0 && st == 2.0 && atom == 32.0, "ld %g (13/5), st %g (12/6), red %g (32)",
            ld, st, atom);
+    EXPECT(strcmp(bf_op_name(BF_CP_ASYNC), "ldgsts") == 0 &&
+               strcmp(bf_op_name(BF_LDMATRIX), "ldmatrix") == 0,
+           "op names: ncu's for cp.async");
     bf_sites_ways(sites, 2, &ld, &st, &atom);
     EXPECT(st == 0 && atom == 0, "no stores, no atomics: 0 and 0, got %g and %g", st, atom);
     bf_sites_ways(sites, 0, &ld, &st, &atom);
