@@ -88,7 +88,7 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
         bf_table_num(t, "%d", tm->reps);
         bf_table_text(t, "%s", l2);
         bf_table_num(t, "%.1f", rate / 1e6);
-        bf_table_text(t, "GB/s");
+        bf_table_text(t, "%s", family->rate_unit ? family->rate_unit : "GB/s");
         bf_table_num_if(t, ceiling_rate > 0, "%.3f", rate / ceiling_rate);
         bf_table_num_if(t, vendor >= 0 && c[vendor].on, "%.3f",
                         vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0);

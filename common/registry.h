@@ -76,6 +76,9 @@ struct bf_family {
     int ndims;             /* dimensions of a size */
     int min_dim;           /* smallest a dimension may be: 1, or 0 where empty input is valid */
     const char *size_form; /* how a size is written, for --help and errors: "ROWSxCOLS" */
+    /* The bench's rate unit: NULL for GB/s (a contender's .bytes are the bytes
+     * one run reads and writes); "GFLOP/s" where .bytes counts FLOPs. */
+    const char *rate_unit;
     const struct bf_size *sizes[BF_SIZE_SETS];
     int nsizes[BF_SIZE_SETS];
 

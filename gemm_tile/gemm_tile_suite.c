@@ -8,9 +8,9 @@
  * Not yet registered in BANKFREE_FAMILIES and never run on a GPU: it builds
  * (a scratch build with the family registered) and its model runs on the CPU.
  *
- * The bench's rate column is labelled GB/s by common/bench.c; every row here
- * passes floating-point operations as its "bytes", so the column reads
- * GFLOP/s, and of_ceiling and the ratios are ratios of FLOP rates. */
+ * The bench's rate is GFLOP/s (rate_unit): every row passes its floating-point
+ * operations as its "bytes", so of_ceiling and the ratios are ratios of FLOP
+ * rates. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -349,6 +349,7 @@ const struct bf_family gemm_tile_family = {
     .min_dim = 1,
     .model_types_alike = 1,
     .size_form = "MxNxK",
+    .rate_unit = "GFLOP/s",
     BF_SIZES(BF_SIZES_TEST, test_sizes),
     BF_SIZES(BF_SIZES_QUICK, quick_sizes),
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
