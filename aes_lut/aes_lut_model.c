@@ -102,32 +102,13 @@ void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_varia
     bf_site_add_words(s, rules, word, active);
 }
 
-/* Where one replay's requests go: three sites (round 1, middle rounds, last
- * round) of a shared-memory variant, or the constant variant's cost. */
+/* Where one replay's requests go: the sites of round 1, the middle rounds
+ * and the last round. */
 struct sink {
     enum aes_lut_variant variant;
     const struct bf_bank_rules *rules;
     struct bf_site *round[3];
-    struct aes_lut_constant_cost *cost;
 };
-
-static void add_request(struct sink *k, int which, int table, int sbox, const uint32_t x[32],
-                        uint32_t active)
-{
-    if (k->variant != AES_LUT_CONSTANT) {
-        aes_lut_model_request(k->rules, k->variant, table, sbox, x, active, k->round[which]);
-        return;
-    }
-    uint32_t word[32];
-    for (int lane = 0; lane < 32; ++lane)
-        word[lane] = sbox ? aes_lut_sbox_word(AES_LUT_CONSTANT, x[lane], lane)
-                          : aes_lut_word(AES_LUT_CONSTANT, table, x[lane], lane);
-    const int n = bf_most_words_per_bank(word, active, 1);
-    k->cost->requests += 1;
-    k->cost->addresses += (uint64_t)n;
-    if (n > k->cost->worst)
-        k->cost->worst = n;
-}
 
 /* Group g: the warp request of AES blocks 32 g .. 32 g + 31, lanes past the
  * last block (nb) idle. Every round reads 16 bytes of each lane's state: for
@@ -150,36 +131,25 @@ static void replay_group(struct sink *k, const struct aes_lut_case *c, const str
             for (int table = 0; table < 4; ++table) {
                 for (int lane = 0; lane < lanes; ++lane)
                     x[lane] = lookup_byte(state[lane][r - 1], col, table);
-                add_request(k, which, table, r == key->rounds, x, active);
+                aes_lut_model_request(k->rules, k->variant, table, r == key->rounds, x, active,
+                                      k->round[which]);
             }
     }
 }
 
-static void clear_sink(struct sink *k, struct bf_site one[3], struct aes_lut_constant_cost *cost,
-                       struct sink *from)
+static void clear_sink(struct sink *k, struct bf_site one[3], const struct sink *from)
 {
     *k = *from;
     for (int i = 0; i < 3; ++i) {
-        if (from->round[i] != NULL)
-            one[i] = site(from->round[i]->name, from->round[i]->access);
+        one[i] = site(from->round[i]->name, from->round[i]->access);
         k->round[i] = &one[i];
     }
-    memset(cost, 0, sizeof *cost);
-    k->cost = cost;
 }
 
 /* Adds `part` to `into` scaled by num / den: exact for the requests (every
  * full group makes as many), rounded for the wavefronts. */
-static void add_scaled(struct sink *into, const struct bf_site part[3],
-                       const struct aes_lut_constant_cost *cost, uint64_t num, uint64_t den)
+static void add_scaled(struct sink *into, const struct bf_site part[3], uint64_t num, uint64_t den)
 {
-    if (into->variant == AES_LUT_CONSTANT) {
-        into->cost->requests += cost->requests / den * num;
-        into->cost->addresses += (uint64_t)llround((double)cost->addresses * num / den);
-        if (cost->worst > into->cost->worst)
-            into->cost->worst = cost->worst;
-        return;
-    }
     for (int i = 0; i < 3; ++i) {
         struct bf_site *s = into->round[i];
         s->requests += part[i].requests / den * num;
@@ -200,21 +170,20 @@ static int replay(struct sink *k, const struct aes_lut_case *c, int64_t nb)
     key_of(c, &key);
     const int64_t full = nb / 32, cycle = AES_LUT_PERIOD / 32;
     struct bf_site one[3];
-    struct aes_lut_constant_cost cost;
     struct sink part;
     int sampled = 0;
     if (c->mode == AES_LUT_ECB && full >= cycle) {
-        clear_sink(&part, one, &cost, k);
+        clear_sink(&part, one, k);
         for (int64_t g = 0; g < cycle; ++g)
             replay_group(&part, c, &key, nb, g);
-        add_scaled(k, one, &cost, (uint64_t)(full / cycle), 1);
+        add_scaled(k, one, (uint64_t)(full / cycle), 1);
         for (int64_t g = 0; g < full % cycle; ++g)
             replay_group(k, c, &key, nb, g);
     } else if (full > AES_LUT_MODEL_EXACT) {
-        clear_sink(&part, one, &cost, k);
+        clear_sink(&part, one, k);
         for (int64_t i = 0; i < AES_LUT_MODEL_SAMPLE; ++i)
             replay_group(&part, c, &key, nb, i * full / AES_LUT_MODEL_SAMPLE);
-        add_scaled(k, one, &cost, (uint64_t)full, AES_LUT_MODEL_SAMPLE);
+        add_scaled(k, one, (uint64_t)full, AES_LUT_MODEL_SAMPLE);
         sampled = 1;
     } else {
         for (int64_t g = 0; g < full; ++g)
@@ -236,53 +205,53 @@ static int64_t launch_blocks(const struct aes_lut_case *c, int64_t n)
 int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case *c, int64_t n,
                          const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
+    /* [variant][site][sampled]; the constant variant's reads are ldc, the
+     * constant cache's serialisation counted in distinct addresses. */
+    static const char *const names[AES_LUT_VARIANTS][3][2] = {
+        [AES_LUT_SHARED] = {{"round 1: ld Ti[x]", "round 1: ld Ti[x] (sampled)"},
+                            {"middle rounds: ld Ti[x]", "middle rounds: ld Ti[x] (sampled)"},
+                            {"last round: ld T0[x] (S-box byte)",
+                             "last round: ld T0[x] (S-box byte; sampled)"}},
+        [AES_LUT_CONSTANT] = {{"round 1: ldc Ti[x]", "round 1: ldc Ti[x] (sampled)"},
+                              {"middle rounds: ldc Ti[x]", "middle rounds: ldc Ti[x] (sampled)"},
+                              {"last round: ldc T0[x] (S-box byte)",
+                               "last round: ldc T0[x] (S-box byte; sampled)"}},
+        [AES_LUT_REPLICATED] = {{"round 1: ld T0[x*32+lane]",
+                                 "round 1: ld T0[x*32+lane] (sampled)"},
+                                {"middle rounds: ld T0[x*32+lane]",
+                                 "middle rounds: ld T0[x*32+lane] (sampled)"},
+                                {"last round: ld T0[x*32+lane] (S-box byte)",
+                                 "last round: ld T0[x*32+lane] (S-box byte; sampled)"}},
+    };
     const uint32_t words = aes_lut_words(variant);
-    if (words == 0)
-        return 0;
-    const int replicated = variant == AES_LUT_REPLICATED;
-    sites[0] =
-        site(replicated ? "setup: st.128 [32 copies of T0]" : "setup: st.128 [T0..T3]", bf_st(16));
-    sites[1] = site(replicated ? "round 1: ld T0[x*32+lane]" : "round 1: ld Ti[x]", bf_ld(4));
-    sites[2] =
-        site(replicated ? "middle rounds: ld T0[x*32+lane]" : "middle rounds: ld Ti[x]", bf_ld(4));
-    sites[3] = site(replicated ? "last round: ld T0[x*32+lane] (S-box byte)"
-                               : "last round: ld T0[x] (S-box byte)",
-                    bf_ld(4));
+    const int first = words > 0; /* site 0: the set-up, where there is shared memory */
+    const struct bf_access lookup = words > 0 ? bf_ld(4) : bf_ldc(4);
+    if (words > 0)
+        sites[0] = site(variant == AES_LUT_REPLICATED ? "setup: st.128 [32 copies of T0]"
+                                                      : "setup: st.128 [T0..T3]",
+                        bf_st(16));
+    for (int i = 0; i < 3; ++i)
+        sites[first + i] = site(names[variant][i][0], lookup);
     const int64_t nb = launch_blocks(c, n);
     if (nb < 0)
-        return 4;
+        return first + 3;
 
-    /* Every block writes its tables as 16-byte stores, thread t vector t. */
-    const uint64_t grid = (uint64_t)aes_lut_grid(variant, nb, rules->sms);
-    struct bf_site setup = site(sites[0].name, sites[0].access);
-    uint32_t addr[32];
-    for (uint32_t v = 0; v < words / 4; v += 32) {
-        for (int lane = 0; lane < 32; ++lane)
-            addr[lane] = 16u * (v + (uint32_t)lane);
-        const uint32_t left = words / 4 - v;
-        bf_site_add(&setup, rules, addr, left >= 32 ? ~0u : (1u << left) - 1u);
+    if (words > 0) { /* every block writes its tables as 16-byte stores, thread t vector t */
+        const uint64_t grid = (uint64_t)aes_lut_grid(variant, nb, rules->sms);
+        struct bf_site setup = site(sites[0].name, sites[0].access);
+        uint32_t addr[32];
+        for (uint32_t v = 0; v < words / 4; v += 32) {
+            for (int lane = 0; lane < 32; ++lane)
+                addr[lane] = 16u * (v + (uint32_t)lane);
+            const uint32_t left = words / 4 - v;
+            bf_site_add(&setup, rules, addr, left >= 32 ? ~0u : (1u << left) - 1u);
+        }
+        bf_site_merge(&sites[0], &setup, grid);
     }
-    bf_site_merge(&sites[0], &setup, grid);
 
-    struct sink k = {variant, rules, {&sites[1], &sites[2], &sites[3]}, NULL};
-    if (replay(&k, c, nb)) {
-        sites[1].name =
-            replicated ? "round 1: ld T0[x*32+lane] (sampled)" : "round 1: ld Ti[x] (sampled)";
-        sites[2].name = replicated ? "middle rounds: ld T0[x*32+lane] (sampled)"
-                                   : "middle rounds: ld Ti[x] (sampled)";
-        sites[3].name = replicated ? "last round: ld T0[x*32+lane] (S-box byte; sampled)"
-                                   : "last round: ld T0[x] (S-box byte; sampled)";
-    }
-    return 4;
-}
-
-void aes_lut_model_constant(const struct aes_lut_case *c, int64_t n,
-                            struct aes_lut_constant_cost *cost)
-{
-    memset(cost, 0, sizeof *cost);
-    const int64_t nb = launch_blocks(c, n);
-    if (nb < 0)
-        return;
-    struct sink k = {AES_LUT_CONSTANT, &bf_rules_sm90, {NULL, NULL, NULL}, cost};
-    replay(&k, c, nb);
+    struct sink k = {variant, rules, {&sites[first], &sites[first + 1], &sites[first + 2]}};
+    if (replay(&k, c, nb))
+        for (int i = 0; i < 3; ++i)
+            sites[first + i].name = names[variant][i][1];
+    return first + 3;
 }

@@ -23,23 +23,14 @@ void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_varia
                            int table, int sbox, const uint32_t x[32], uint32_t active,
                            struct bf_site *site);
 
-/* The shared-memory sites of one launch over n bytes of case c: the set-up
- * (st.128, every block), the lookups of round 1, of the middle rounds and of
- * the last round (ld). The constant variant has none; a launch that does not
- * happen (n = 0, or ECB of a partial block) has the sites with no request. */
+/* The sites of one launch over n bytes of case c: the set-up (st.128, every
+ * block), the lookups of round 1, of the middle rounds and of the last round
+ * (ld). The constant variant has no set-up, and its lookups are ldc sites:
+ * each warp-wide read costs its distinct addresses (the constant cache
+ * serves them one after another), ideally 1. A launch that does not happen
+ * (n = 0, or ECB of a partial block) has the sites with no request. Returns
+ * the number of sites. */
 int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case *c, int64_t n,
                          const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
-
-/* The constant variant's cost, which is not shared memory: each warp-wide
- * table read is served once per distinct address among its active lanes
- * (the constant cache serialises them). requests: warp-wide reads; addresses:
- * their distinct addresses summed (the serialised requests); worst: most in
- * one. Replays exactly what aes_lut_model_launch replays (sampled alike). */
-struct aes_lut_constant_cost {
-    uint64_t requests, addresses;
-    int worst;
-};
-void aes_lut_model_constant(const struct aes_lut_case *c, int64_t n,
-                            struct aes_lut_constant_cost *cost);
 
 #endif

@@ -21,6 +21,8 @@ const char *bf_op_name(enum bf_op op)
         return "ldmatrix";
     case BF_CP_ASYNC:
         return "ldgsts";
+    case BF_LDC:
+        return "ldc";
     }
     return "?";
 }
@@ -68,6 +70,24 @@ static void count_part(const struct bf_bank_rules *r, const uint32_t *word, int 
     }
 }
 
+/* The constant cache's cost of one warp request: its distinct addresses. */
+static int ldc_requests(struct bf_access a, const uint32_t addr[BF_WARP], uint32_t active,
+                        struct bf_wavefronts *out)
+{
+    for (int lane = 0; lane < BF_WARP; ++lane) {
+        if (!(active >> lane & 1u))
+            continue;
+        if (addr[lane] % (uint32_t)a.bytes != 0)
+            return -1;
+        int seen = 0;
+        for (int before = 0; before < lane && !seen; ++before)
+            seen = (active >> before & 1u) && addr[before] == addr[lane];
+        out->wavefronts += !seen;
+    }
+    out->ideal = out->wavefronts > 0;
+    return 0;
+}
+
 int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
                        const uint32_t addr[BF_WARP], uint32_t active, struct bf_wavefronts *out)
 {
@@ -79,6 +99,9 @@ int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
         return -1;
     if (r->banks > 64 || r->bank_bytes < 1)
         return -1;
+
+    if (a.op == BF_LDC) /* no banks: one distinct address at a time */
+        return ldc_requests(a, addr, active, out);
 
     int used;
     int part = part_lanes(r, a, &used);
@@ -153,7 +176,8 @@ int bf_site_add_words(struct bf_site *s, const struct bf_bank_rules *r,
 {
     const int fast = r->banks == 32 && r->bank_bytes == 4 && r->part_lanes == 32 &&
                      s->access.bytes == 4 && s->access.op != BF_LDMATRIX;
-    const int w = fast ? bf_most_words_per_bank(word, active, 32) : -1;
+    /* ldc: the distinct words, as if in one bank */
+    const int w = fast ? bf_most_words_per_bank(word, active, s->access.op == BF_LDC ? 1 : 32) : -1;
     if (w < 0) { /* other rules, or words past the stamps: the general count */
         uint32_t addr[BF_WARP];
         for (int lane = 0; lane < BF_WARP; ++lane)
@@ -179,18 +203,22 @@ void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
         s->worst = o->worst;
 }
 
-void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways,
-                   double *atom_ways)
+struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n)
 {
-    enum { LOADS, STORES, ATOMS };
-    uint64_t wf[3] = {0, 0, 0}, ideal[3] = {0, 0, 0};
+    enum { LOADS, STORES, ATOMS, LDC };
+    uint64_t wf[4] = {0, 0, 0, 0}, ideal[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; ++i) {
         enum bf_op op = sites[i].access.op;
-        int k = op == BF_STORE || op == BF_CP_ASYNC ? STORES : op == BF_RED ? ATOMS : LOADS;
+        int k = op == BF_STORE || op == BF_CP_ASYNC ? STORES
+                : op == BF_RED                      ? ATOMS
+                : op == BF_LDC                      ? LDC
+                                                    : LOADS;
         wf[k] += sites[i].wavefronts;
         ideal[k] += sites[i].ideal;
     }
-    *load_ways = ideal[LOADS] ? (double)wf[LOADS] / (double)ideal[LOADS] : 0;
-    *store_ways = ideal[STORES] ? (double)wf[STORES] / (double)ideal[STORES] : 0;
-    *atom_ways = ideal[ATOMS] ? (double)wf[ATOMS] / (double)ideal[ATOMS] : 0;
+    double ways[4];
+    for (int k = 0; k < 4; ++k)
+        ways[k] = ideal[k] ? (double)wf[k] / (double)ideal[k] : 0;
+    struct bf_launch_ways w = {ways[LOADS], ways[STORES], ways[ATOMS], ways[LDC]};
+    return w;
 }

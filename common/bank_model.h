@@ -31,8 +31,11 @@ enum bf_op {
     BF_STORE,    /* st.shared */
     BF_RED,      /* red.shared / atomics without a return value */
     BF_LDMATRIX, /* ldmatrix: each lane gives the address of one 16-byte row */
-    BF_CP_ASYNC  /* cp.async (LDGSTS): a global-to-shared copy, its shared write
+    BF_CP_ASYNC, /* cp.async (LDGSTS): a global-to-shared copy, its shared write
                   * served as a store of its width (not yet probed on its own) */
+    BF_LDC       /* ld.const (LDC): not shared memory. The constant cache serves
+                  * a warp's distinct addresses one after another: a request
+                  * costs its distinct addresses, ideally 1 (a broadcast) */
 };
 
 struct bf_access {
@@ -81,16 +84,21 @@ static inline struct bf_access bf_cp_async(int bytes)
     struct bf_access a = {BF_CP_ASYNC, bytes, 0};
     return a;
 }
+static inline struct bf_access bf_ldc(int bytes)
+{
+    struct bf_access a = {BF_LDC, bytes, 0};
+    return a;
+}
 static inline struct bf_access bf_ldmatrix(int matrices)
 {
     struct bf_access a = {BF_LDMATRIX, 16, matrices};
     return a;
 }
 
-/* "ld", "st", "red", "ldmatrix" or "ldgsts", the op column of the model's
- * tables. ncu counts red.shared under its _op_atom counters, ldmatrix under
- * _op_ldsm (SASS) or _op_ld (pipe), and cp.async under _op_ldgsts (SASS); see
- * docs/bank-rules.md. */
+/* "ld", "st", "red", "ldmatrix", "ldgsts" or "ldc", the op column of the
+ * model's tables. ncu counts red.shared under its _op_atom counters, ldmatrix
+ * under _op_ldsm (SASS) or _op_ld (pipe), and cp.async under _op_ldgsts
+ * (SASS); see docs/bank-rules.md. ldc is no shared-memory wavefront. */
 const char *bf_op_name(enum bf_op op);
 
 /* Wavefronts for one warp-wide instruction. addr holds each lane's byte
@@ -134,11 +142,14 @@ int bf_site_add_words(struct bf_site *site, const struct bf_bank_rules *rules,
 /* Adds count copies of other (same name and access) to site. */
 void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);
 
-/* A launch's verdict: wavefronts over ideal, summed over its load sites (ld,
- * ldmatrix), over its store sites (st, and cp.async: it writes) and over its
- * shared atomics (red); 0 where it has none. */
-void bf_sites_ways(const struct bf_site *sites, int n, double *load_ways, double *store_ways,
-                   double *atom_ways);
+/* A launch's verdict: wavefronts over ideal, summed over its shared-memory
+ * load sites (ld, ldmatrix), its store sites (st, and cp.async: it writes),
+ * its shared atomics (red), and apart from them its constant-cache loads
+ * (ldc: distinct addresses over requests); 0 where it has none. */
+struct bf_launch_ways {
+    double ld, st, atom, ldc;
+};
+struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n);
 
 #ifdef __cplusplus
 }

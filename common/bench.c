@@ -8,12 +8,12 @@ const char *const bf_bench_columns[] = {
     "family",       "type",         "size",           "variant",   "median_ms",
     "min_ms",       "max_ms",       "noise_pct",      "reps",      "l2",
     "rate",         "unit",         "of_ceiling",     "vs_vendor", "vs_naive",
-    "smem_ld_ways", "smem_st_ways", "smem_atom_ways", NULL};
+    "smem_ld_ways", "smem_st_ways", "smem_atom_ways", "ldc_ways",  NULL};
 
 /* The model's verdict on one launch of a variant, on the input the bench made
  * from ctx->seed, under the H100's rules with the SMs of the GPU timed:
- * wavefronts per ideal, for loads, stores and shared atomics (empty when it
- * has none). */
+ * wavefronts per ideal, for loads, stores and shared atomics, and the
+ * constant cache's distinct addresses a request (empty when it has none). */
 static void model_cells(struct bf_table *t, const struct bf_family *f, int variant, int type,
                         const struct bf_size *size, const struct bf_bench_ctx *ctx)
 {
@@ -22,11 +22,11 @@ static void model_cells(struct bf_table *t, const struct bf_family *f, int varia
         rules.sms = ctx->dev->sms;
     struct bf_site sites[BF_MAX_SITES];
     int nsites = variant >= 0 ? f->model(variant, type, size, ctx->seed, &rules, sites) : 0;
-    double ld, st, atom;
-    bf_sites_ways(sites, nsites, &ld, &st, &atom);
-    bf_table_num_if(t, ld > 0, "%.2f", ld);
-    bf_table_num_if(t, st > 0, "%.2f", st);
-    bf_table_num_if(t, atom > 0, "%.2f", atom);
+    const struct bf_launch_ways w = bf_sites_ways(sites, nsites);
+    bf_table_num_if(t, w.ld > 0, "%.2f", w.ld);
+    bf_table_num_if(t, w.st > 0, "%.2f", w.st);
+    bf_table_num_if(t, w.atom > 0, "%.2f", w.atom);
+    bf_table_num_if(t, w.ldc > 0, "%.2f", w.ldc);
 }
 
 int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_family *family,

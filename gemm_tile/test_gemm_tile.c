@@ -212,10 +212,9 @@ static void test_launch(void)
                    s[GEMM_TILE_SITE_COPY_A].wavefronts == 4 * copies &&
                    s[GEMM_TILE_SITE_COPY_B].ideal == 4 * copies,
                "%s: wavefronts", names[v]);
-        double ld, st, atom;
-        bf_sites_ways(s, n, &ld, &st, &atom);
-        EXPECT(ld == (v == GEMM_TILE_ROWMAJOR ? 8.0 : 1.0) && st == 1.0 && atom == 0.0,
-               "%s: ways ld %.2f st %.2f", names[v], ld, st);
+        const struct bf_launch_ways w = bf_sites_ways(s, n);
+        EXPECT(w.ld == (v == GEMM_TILE_ROWMAJOR ? 8.0 : 1.0) && w.st == 1.0 && w.atom == 0.0,
+               "%s: ways ld %.2f st %.2f", names[v], w.ld, w.st);
     }
     struct bf_site s[BF_MAX_SITES];
     for (int k = 0; k < 17; k += 4) { /* refused: 0, 4, 12, 16 ok */

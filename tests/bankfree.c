@@ -130,16 +130,16 @@ static void site_cells(struct bf_table *t, const struct bf_site *x)
 
 static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
 {
-    double ld, st, atom;
-    bf_sites_ways(sites, n, &ld, &st, &atom);
+    const struct bf_launch_ways w = bf_sites_ways(sites, n);
     int worst = -1; /* stays -1 only when no site made a request */
     double worst_ways = 0;
     for (int i = 0; i < n; ++i)
         if (site_ways(&sites[i]) > worst_ways)
             worst = i, worst_ways = site_ways(&sites[i]);
-    bf_table_num_if(t, ld > 0, "%.2f", ld);
-    bf_table_num_if(t, st > 0, "%.2f", st);
-    bf_table_num_if(t, atom > 0, "%.2f", atom);
+    bf_table_num_if(t, w.ld > 0, "%.2f", w.ld);
+    bf_table_num_if(t, w.st > 0, "%.2f", w.st);
+    bf_table_num_if(t, w.atom > 0, "%.2f", w.atom);
+    bf_table_num_if(t, w.ldc > 0, "%.2f", w.ldc);
     if (worst < 0) {
         bf_table_none(t);
         bf_table_text(t, n == 0 ? "(no shared memory)" : "(no launch)");
@@ -157,9 +157,9 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     static const char *const site_cols[] = {"family", "type",  "size",     "variant",    "site",
                                             "op",     "bytes", "requests", "wavefronts", "ideal",
                                             "ways",   "worst", NULL};
-    static const char *const launch_cols[] = {"family",     "type",    "size",      "variant",
-                                              "ld_ways",    "st_ways", "atom_ways", "worst_ways",
-                                              "worst_site", NULL};
+    static const char *const launch_cols[] = {"family",     "type",       "size",      "variant",
+                                              "ld_ways",    "st_ways",    "atom_ways", "ldc_ways",
+                                              "worst_ways", "worst_site", NULL};
     const struct bf_bank_rules *rules = &o->rules;
     const uint64_t base = o->has_seed ? o->seed : MODEL_SEED;
     struct bf_table t;
@@ -171,10 +171,13 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                   rules->name, rules->banks, rules->bank_bytes, rules->part_lanes,
                   rules->ld16_lanes, rules->st16_lanes, rules->sms);
     bf_table_meta(&t, "ways",
-                  o->sites ? "wavefronts / ideal; worst: most wavefronts one request took"
+                  o->sites ? "wavefronts / ideal (ldc, a constant-cache load: distinct "
+                             "addresses / requests); worst: most wavefronts one request took"
                            : "wavefronts / ideal over a launch's loads (ld, ldmatrix), its "
-                             "stores (st), its shared atomics (red), and its worst site "
-                             "(bankfree model FAMILY, or --sites, for every site)");
+                             "stores (st, ldgsts), its shared atomics (red), its constant-cache "
+                             "loads (ldc: distinct addresses / requests, not shared memory), "
+                             "and its worst site (bankfree model FAMILY, or --sites, for every "
+                             "site)");
     bf_table_meta(&t, "seed",
                   "%#" PRIx64 "%s; each case replays the input `bankfree test --seed %#" PRIx64
                   "` makes with the same sizes",
@@ -331,7 +334,8 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   "rate counts bytes read + written; of_ceiling = rate / the fastest "
                   "ceiling's rate; vs_* = their time / this time; l2: flushed before "
                   "every rep, cold (data >= 4x L2, not flushed) or warm (resident on purpose); "
-                  "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics)");
+                  "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics); "
+                  "ldc_ways = constant-cache distinct addresses / requests");
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
     bf_table_meta(&t, "command", "%s", cmdline);

@@ -8,7 +8,8 @@
 # replays the inputs test makes from it) on this GPU's SMs (`--sms N`, for
 # kernels whose grid follows the GPU). The model's ops map to ncu's counters:
 # ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
-# _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts. The pipe
+# _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts; ldc
+# (constant-cache loads, not shared memory) to none: not checked here. The pipe
 # counters of ld, st and atom are printed beside them: they also book the data
 # banks' arbitration with other L1 traffic, and run a few percent over once
 # blocks run in more than one wave (docs/bank-rules.md).
@@ -53,6 +54,7 @@ metrics="${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_s
 for op in $ops; do
     case $op in
     ld | st | red) ;;
+    ldc) ;; # the constant cache: no shared-memory counter to hold it to
     ldmatrix) counters="$counters ldsm" metrics="$metrics,${sass}_ldsm.sum" ;;
     ldgsts) counters="$counters ldgsts" metrics="$metrics,${sass}_ldgsts.sum" ;;
     *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld, st," \

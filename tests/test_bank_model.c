@@ -359,24 +359,53 @@ static void test_sites_ways(void)
         {"st", bf_st(4), 2, 4, 2, 2},         {"red", bf_red(4), 4, 128, 4, 32},
         {"no request", bf_st(4), 0, 0, 0, 0}, {"cp.async", bf_cp_async(16), 1, 8, 4, 8},
     };
-    double ld, st, atom;
-    bf_sites_ways(sites, 6, &ld, &st, &atom);
-    EXPECT(ld == 13.0 / 5.0 && st == 2.0 && atom == 32.0, "ld %g (13/5), st %g (12/6), red %g (32)",
-           ld, st, atom);
+    struct bf_launch_ways w = bf_sites_ways(sites, 6);
+    EXPECT(w.ld == 13.0 / 5.0 && w.st == 2.0 && w.atom == 32.0 && w.ldc == 0,
+           "ld %g (13/5), st %g (12/6), red %g (32), ldc %g (0)", w.ld, w.st, w.atom, w.ldc);
     EXPECT(strcmp(bf_op_name(BF_CP_ASYNC), "ldgsts") == 0 &&
                strcmp(bf_op_name(BF_LDMATRIX), "ldmatrix") == 0,
            "op names: ncu's for cp.async");
-    bf_sites_ways(sites, 2, &ld, &st, &atom);
-    EXPECT(st == 0 && atom == 0, "no stores, no atomics: 0 and 0, got %g and %g", st, atom);
-    bf_sites_ways(sites, 0, &ld, &st, &atom);
-    EXPECT(ld == 0 && st == 0 && atom == 0, "no sites: all 0");
+    w = bf_sites_ways(sites, 2);
+    EXPECT(w.st == 0 && w.atom == 0, "no stores, no atomics: 0 and 0, got %g and %g", w.st, w.atom);
+    w = bf_sites_ways(sites, 0);
+    EXPECT(w.ld == 0 && w.st == 0 && w.atom == 0 && w.ldc == 0, "no sites: all 0");
     EXPECT(bf_rules_sm90.sms == 132, "sm90 replays an H100 SXM: 132 SMs");
 }
 
-/* bf_site_add_words counts what bf_site_add counts, under every rule set,
- * for words drawn from few or many banks, lanes idle or not, and words past
- * its stamps (the general count then); bf_most_words_per_bank with one bank
- * counts distinct words. */
+/* ldc: the constant cache serves one distinct address at a time, whatever
+ * the banks; a broadcast is ideal. Not shared memory in a launch's verdict. */
+static void test_constant_cache(void)
+{
+    uint32_t addr[BF_WARP];
+    struct bf_wavefronts w;
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = 128u * (uint32_t)(l / 2); /* 16 addresses, all in bank 0 */
+    EXPECT(bf_bank_wavefronts(&bf_rules_sm90, bf_ldc(4), addr, ~0u, &w) == 0 &&
+               w.wavefronts == 16 && w.ideal == 1,
+           "16 distinct addresses: 16 requests, ideal 1; got %d/%d", w.wavefronts, w.ideal);
+    EXPECT(bf_bank_wavefronts(&bf_rules_kepler8, bf_ldc(4), addr, 0x0000ffffu, &w) == 0 &&
+               w.wavefronts == 8,
+           "half the lanes: 8, whatever the rules; got %d", w.wavefronts);
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = 4u * (uint32_t)l; /* 32 banks, 32 addresses: no conflict in shared memory */
+    EXPECT(bf_bank_wavefronts(&bf_rules_sm90, bf_ldc(4), addr, ~0u, &w) == 0 && w.wavefronts == 32,
+           "32 consecutive words: 32 requests; got %d", w.wavefronts);
+    EXPECT(bf_bank_wavefronts(&bf_rules_sm90, bf_ldc(4), addr, 0u, &w) == 0 && w.wavefronts == 0 &&
+               w.ideal == 0,
+           "no lane: nothing");
+    addr[3] = 2;
+    EXPECT(bf_bank_wavefronts(&bf_rules_sm90, bf_ldc(4), addr, ~0u, &w) == -1, "unaligned: -1");
+    struct bf_site sites[] = {{"ld", bf_ld(4), 1, 2, 1, 2}, {"ldc", bf_ldc(4), 1, 30, 1, 30}};
+    const struct bf_launch_ways ways = bf_sites_ways(sites, 2);
+    EXPECT(ways.ld == 2.0 && ways.st == 0 && ways.atom == 0 && ways.ldc == 30.0,
+           "ldc counts apart from the shared-memory ways: ld %g, ldc %g", ways.ld, ways.ldc);
+    EXPECT(strcmp(bf_op_name(BF_LDC), "ldc") == 0, "op name ldc");
+}
+
+/* bf_site_add_words counts what bf_site_add counts (shared atomics and ldc),
+ * under every rule set, for words drawn from few or many banks, lanes idle or
+ * not, and words past its stamps (the general count then);
+ * bf_most_words_per_bank with one bank counts distinct words. */
 static void test_site_add_words(void)
 {
     const struct bf_bank_rules *rules[] = {&bf_rules_sm90, &bf_rules_cc1x, &bf_rules_kepler8};
@@ -393,14 +422,16 @@ static void test_site_add_words(void)
                     if (n % 3 == 0)
                         active |= (uint32_t)(x >> 20 & 1u) << l;
                 }
-                struct bf_site a = {"a", bf_red(4), 0, 0, 0, 0}, b = a;
                 uint32_t addr[BF_WARP];
                 for (int l = 0; l < BF_WARP; ++l)
                     addr[l] = 4u * word[l];
-                bf_site_add(&a, rules[r], addr, active);
-                bf_site_add_words(&b, rules[r], word, active);
-                bad += a.requests != b.requests || a.wavefronts != b.wavefronts ||
-                       a.ideal != b.ideal || a.worst != b.worst;
+                for (int op = 0; op < 2; ++op) { /* a shared atomic; a constant-cache load */
+                    struct bf_site a = {"a", op ? bf_ldc(4) : bf_red(4), 0, 0, 0, 0}, b = a;
+                    bf_site_add(&a, rules[r], addr, active);
+                    bf_site_add_words(&b, rules[r], word, active);
+                    bad += a.requests != b.requests || a.wavefronts != b.wavefronts ||
+                           a.ideal != b.ideal || a.worst != b.worst;
+                }
             }
     EXPECT(bad == 0, "bf_site_add_words and bf_site_add disagree on %d requests", bad);
     const uint32_t same[BF_WARP] = {0}, big[BF_WARP] = {1u << 16};
@@ -426,6 +457,7 @@ int main(void)
     test_kepler_8byte_banks();
     test_xor_swizzle();
     test_sites_ways();
+    test_constant_cache();
     test_site_add_words();
     return unit_finish("bank model");
 }
