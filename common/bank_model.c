@@ -128,19 +128,25 @@ int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
     return 0;
 }
 
+/* One request's count into its site (none when no lane was active). */
+static void site_count(struct bf_site *s, struct bf_wavefronts w)
+{
+    if (w.wavefronts == 0)
+        return;
+    s->requests += 1;
+    s->wavefronts += (uint64_t)w.wavefronts;
+    s->ideal += (uint64_t)w.ideal;
+    if (w.wavefronts > s->worst)
+        s->worst = w.wavefronts;
+}
+
 int bf_site_add(struct bf_site *s, const struct bf_bank_rules *r, const uint32_t addr[BF_WARP],
                 uint32_t active)
 {
     struct bf_wavefronts w;
     if (bf_bank_wavefronts(r, s->access, addr, active, &w) != 0)
         return -1;
-    if (w.wavefronts == 0)
-        return 0;
-    s->requests += 1;
-    s->wavefronts += (uint64_t)w.wavefronts;
-    s->ideal += (uint64_t)w.ideal;
-    if (w.wavefronts > s->worst)
-        s->worst = w.wavefronts;
+    site_count(s, w);
     return 0;
 }
 
@@ -191,6 +197,57 @@ int bf_site_add_words(struct bf_site *s, const struct bf_bank_rules *r,
     s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
     if (w > s->worst)
         s->worst = w;
+    return 0;
+}
+
+int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[BF_WARP],
+                         uint32_t active, uint32_t zero_fill, struct bf_wavefronts *out)
+{
+    out->wavefronts = 0;
+    out->ideal = 0;
+    int done[BF_WARP] = {0}, lanes = 0;
+    for (int l = 0; l < BF_WARP; ++l) {
+        if (!(active >> l & 1u))
+            continue;
+        if (global[l] % 16 != 0 || shared[l] % 16 != 0)
+            return -1;
+        ++lanes;
+    }
+    for (int l = 0; l < BF_WARP; ++l) {
+        if (!(active >> l & 1u) || done[l])
+            continue;
+        /* Lane l's group: the lanes reading its global line (or, zero-filling,
+         * writing its shared line). */
+        const int zero = zero_fill >> l & 1u;
+        const uint64_t key = zero ? shared[l] / 128u : global[l] / 128u;
+        uint32_t segments[BF_WARP], slots = 0; /* slots: the 16-byte chunks of l's shared line */
+        int nseg = 0, one_line = 1;
+        for (int j = l; j < BF_WARP; ++j) {
+            if (!(active >> j & 1u) || done[j] || (int)(zero_fill >> j & 1u) != zero ||
+                (zero ? shared[j] / 128u : global[j] / 128u) != key)
+                continue;
+            done[j] = 1;
+            one_line &= shared[j] / 128u == shared[l] / 128u;
+            slots |= 1u << (shared[j] % 128u / 16u);
+            int seen = 0;
+            for (int s = 0; s < nseg && !seen; ++s)
+                seen = segments[s] == shared[j] / 64u;
+            if (!seen)
+                segments[nseg++] = shared[j] / 64u;
+        }
+        out->wavefronts += one_line && slots == 0xffu ? 1 : nseg;
+    }
+    out->ideal = (lanes + 7) / 8;
+    return 0;
+}
+
+int bf_site_add_ldgsts(struct bf_site *s, const uint64_t global[BF_WARP],
+                       const uint32_t shared[BF_WARP], uint32_t active, uint32_t zero_fill)
+{
+    struct bf_wavefronts w;
+    if (bf_ldgsts_wavefronts(global, shared, active, zero_fill, &w) != 0)
+        return -1;
+    site_count(s, w);
     return 0;
 }
 

@@ -31,8 +31,11 @@ enum bf_op {
     BF_STORE,    /* st.shared */
     BF_RED,      /* red.shared / atomics without a return value */
     BF_LDMATRIX, /* ldmatrix: each lane gives the address of one 16-byte row */
-    BF_CP_ASYNC, /* cp.async (LDGSTS): a global-to-shared copy, its shared write
-                  * served as a store of its width (not yet probed on its own) */
+    BF_CP_ASYNC, /* cp.async (LDGSTS): a global-to-shared copy. Its cost depends on
+                  * the global addresses too: bf_ldgsts_wavefronts; without
+                  * them, bf_bank_wavefronts serves it as a store of its width
+                  * (exact where each 8 lanes copy one aligned global line into
+                  * one aligned shared line) */
     BF_LDC       /* ld.const (LDC): not shared memory. The constant cache serves
                   * a warp's distinct addresses one after another: a request
                   * costs its distinct addresses, ideally 1 (a broadcast) */
@@ -138,6 +141,23 @@ int bf_most_words_per_bank(const uint32_t word[BF_WARP], uint32_t active, uint32
  * several times faster), else through bf_site_add. */
 int bf_site_add_words(struct bf_site *site, const struct bf_bank_rules *rules,
                       const uint32_t word[BF_WARP], uint32_t active);
+
+/* cp.async (LDGSTS) as measured on the H100 (docs/bank-rules.md): the shared
+ * writes of one warp's 16-byte copies are grouped by the 128-byte global line
+ * each reads (a zero-fill copy, src-size 0, reads nothing: those group by the
+ * shared line they write). A group costs 1 wavefront if it writes one whole
+ * aligned 128-byte shared line (its chunks in any order), else 1 for each
+ * distinct 64-byte shared segment it writes. So 8 lanes copying one aligned
+ * global line into one shared row cost 1, and the same row 16 bytes off
+ * costs 3. global: each lane's global byte address relative to a 128-byte
+ * boundary; shared: its shared byte address; zero_fill: lanes that read
+ * nothing. Ideal: one wavefront per 128 bytes written. Returns 0, or -1 for an
+ * address not 16-byte aligned. */
+int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[BF_WARP],
+                         uint32_t active, uint32_t zero_fill, struct bf_wavefronts *out);
+/* bf_site_add with bf_ldgsts_wavefronts's count (a site of op BF_CP_ASYNC). */
+int bf_site_add_ldgsts(struct bf_site *site, const uint64_t global[BF_WARP],
+                       const uint32_t shared[BF_WARP], uint32_t active, uint32_t zero_fill);
 
 /* Adds count copies of other (same name and access) to site. */
 void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);

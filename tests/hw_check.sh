@@ -8,7 +8,8 @@
 # replays the inputs test makes from it) on this GPU's SMs (`--sms N`, for
 # kernels whose grid follows the GPU). The model's ops map to ncu's counters:
 # ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
-# _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts; ldc
+# _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts (exactly
+# where every copy is aligned, else between the ideal and the model); ldc
 # (constant-cache loads, not shared memory) to none: not checked here. The pipe
 # counters of ld, st and atom are printed beside them: they also book the data
 # banks' arbitration with other L1 traffic, and run a few percent over once
@@ -66,9 +67,9 @@ done
 model_op() { # ncu's counter -> the model's op
     case $1 in atom) echo red ;; ldsm) echo ldmatrix ;; *) echo "$1" ;; esac
 }
-want() { # model-csv size op
-    echo "$1" | awk -F, -v size="$2" -v op="$3" \
-        'NR > 1 && $3 == size && $6 == op { s += $9 * split($2, t, "/") } END { printf "%.0f\n", s }'
+want() { # model-csv size op [column: 9 wavefronts (default), 10 ideal]
+    echo "$1" | awk -F, -v size="$2" -v op="$3" -v col="${4:-9}" \
+        'NR > 1 && $3 == size && $6 == op { s += $col * split($2, t, "/") } END { printf "%.0f\n", s }'
 }
 
 log=$(mktemp)
@@ -106,6 +107,13 @@ check_run() { # size type-options model-csv exact|sampled label
             verdict=$(awk -v s="$s" -v m="$m" 'BEGIN { d = s - m; if (d < 0) d = -d
                 if (d <= 0.01 * m) printf "~"; else printf "!=" }')
             [ "$verdict" = "~" ] && verdict="~ ($(excess "$s" "$m") of the sampled)"
+        elif [ "$s" != "$m" ] && [ "$op" = ldgsts ] && [ "$m" != "$(want "$3" "$1" ldgsts 10)" ]; then
+            # Misaligned cp.async (pieces of global lines): the model's count is
+            # what one warp alone costs; in a running kernel the H100 merges
+            # some pieces (docs/bank-rules.md). Held between the ideal and it.
+            verdict=$(awk -v s="$s" -v m="$m" -v i="$(want "$3" "$1" ldgsts 10)" \
+                'BEGIN { if (s >= i && s <= m) printf "<="; else printf "!=" }')
+            [ "$verdict" = "<=" ] && verdict="<= ($(excess "$s" "$m"); misaligned cp.async: at most)"
         elif [ "$s" != "$m" ]; then
             verdict="!="
         fi

@@ -402,6 +402,55 @@ static void test_constant_cache(void)
     EXPECT(strcmp(bf_op_name(BF_LDC), "ldc") == 0, "op name ldc");
 }
 
+/* cp.async (LDGSTS) on the H100: gemm_tile/probes/ldgsts.cu's 15 patterns,
+ * ncu's SASS wavefronts per instruction (docs/bank-rules.md; H100, CUDA 13.0,
+ * 2026-11-23). Lane l is row q = l / 8, chunk j = l % 8. */
+static void test_ldgsts(void)
+{
+    enum { N = 15 };
+    static const int measured[N] = {4, 4, 10, 11, 4, 10, 12, 12, 8, 4, 4, 32, 8, 6, 4};
+    for (int p = 0; p < N; ++p) {
+        uint64_t g[BF_WARP];
+        uint32_t sh[BF_WARP], zero = 0;
+        for (int l = 0; l < BF_WARP; ++l) {
+            const uint32_t q = (uint32_t)l / 8, j = (uint32_t)l % 8, u = (uint32_t)l;
+            const uint32_t table[N][2] = {
+                {16 * u, 16 * u},                            /* contiguous, aligned */
+                {128 * q + 16 * j, 2048 * q + 16 * j},       /* rowmajor tile */
+                {144 * q + 16 * j, 2048 * q + 16 * j},       /* padded, rows 0-3 */
+                {144 * (q + 4) + 16 * j, 2048 * q + 16 * j}, /* padded, rows 4-7 */
+                {128 * q + 16 * (j ^ q), 2048 * q + 16 * j}, /* swizzled */
+                {128 * q + 16 * j, 2000 * q + 16 * j},       /* global rows 2000 B apart */
+                {16 * u, 16 * u + 16},                       /* global +16 */
+                {16 * u + 16, 16 * u},                       /* shared +16 */
+                {16 * u + 64, 16 * u},                       /* shared +64 */
+                {16 * u, 16 * u},                            /* zero fill */
+                {16 * u, 2000 * q + 16 * j},                 /* zero fill, global unaligned */
+                {128 * u, 16 * u},                           /* 8 lanes a quarter in 4 banks */
+                {128 * (u / 4) + 16 * (u % 4), 16 * u},      /* 2-way a quarter */
+                {16 * u + 16, 16 * u + 16},                  /* both +16 */
+                {128 * (3 - q) + 16 * j, 16 * u},            /* rows reversed */
+            };
+            sh[l] = table[p][0];
+            g[l] = table[p][1];
+        }
+        if (p == 9 || p == 10)
+            zero = ~0u;
+        struct bf_wavefronts w;
+        EXPECT(bf_ldgsts_wavefronts(g, sh, ~0u, zero, &w) == 0 && w.wavefronts == measured[p] &&
+                   w.ideal == 4,
+               "ldgsts pattern %d: model %d, H100 %d (ideal %d)", p, w.wavefronts, measured[p],
+               w.ideal);
+    }
+    uint64_t g[BF_WARP] = {0};
+    uint32_t sh[BF_WARP] = {0};
+    struct bf_wavefronts w;
+    sh[0] = 8;
+    EXPECT(bf_ldgsts_wavefronts(g, sh, 1u, 0u, &w) == -1, "ldgsts: unaligned shared address");
+    EXPECT(bf_ldgsts_wavefronts(g, sh, 0u, 0u, &w) == 0 && w.wavefronts == 0 && w.ideal == 0,
+           "ldgsts: no lane, nothing");
+}
+
 /* bf_site_add_words counts what bf_site_add counts (shared atomics and ldc),
  * under every rule set, for words drawn from few or many banks, lanes idle or
  * not, and words past its stamps (the general count then);
@@ -458,6 +507,7 @@ int main(void)
     test_xor_swizzle();
     test_sites_ways();
     test_constant_cache();
+    test_ldgsts();
     test_site_add_words();
     return unit_finish("bank model");
 }
