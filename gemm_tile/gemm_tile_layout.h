@@ -34,20 +34,37 @@
 #include "common/swizzle.h"
 #include "gemm_tile/gemm_tile.h"
 
-#define GEMM_TILE_BM      128 /* rows of C (and of the A tile) a block computes */
-#define GEMM_TILE_BN      128 /* columns of C (rows of the B tile) a block computes */
-#define GEMM_TILE_BK      64  /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
-#define GEMM_TILE_CHUNKS  8   /* 16-byte chunks a tile row */
-#define GEMM_TILE_STAGES  3   /* tiles in flight: 2 loading while 1 is multiplied */
-#define GEMM_TILE_THREADS 256 /* 8 warps: 2 along M by 4 along N */
-#define GEMM_TILE_WARPS_N 4
-#define GEMM_TILE_WARP_M  64 /* C a warp computes: 64 x 32, four m16 by four n8 mma tiles */
-#define GEMM_TILE_WARP_N  32
-#define GEMM_TILE_MI      (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
-#define GEMM_TILE_NJ      (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
-#define GEMM_TILE_KK      (GEMM_TILE_BK / 16)     /* k16 steps a stage */
-/* cp.async copies a thread makes for one tile: 128 rows x 8 chunks / 256 threads. */
-#define GEMM_TILE_COPIES  (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
+/* The block and warp tiles. A probe may set them with -D (the tile sizes it
+ * times); the family is built, modelled and tested with these defaults. */
+#ifndef GEMM_TILE_BM
+#define GEMM_TILE_BM 128 /* rows of C (and of the A tile) a block computes */
+#endif
+#ifndef GEMM_TILE_BN
+#define GEMM_TILE_BN 128 /* columns of C (rows of the B tile) a block computes */
+#endif
+#ifndef GEMM_TILE_WARP_N
+#define GEMM_TILE_WARP_N 32 /* C a warp computes: 64 x WARP_N */
+#endif
+#ifndef GEMM_TILE_STAGES
+#define GEMM_TILE_STAGES 3 /* tiles in flight: 2 loading while 1 is multiplied */
+#endif
+#ifndef GEMM_TILE_BLOCKS_PER_SM
+#define GEMM_TILE_BLOCKS_PER_SM 2 /* __launch_bounds__: registers for this many blocks an SM */
+#endif
+#define GEMM_TILE_BK       64  /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
+#define GEMM_TILE_CHUNKS   8   /* 16-byte chunks a tile row */
+#define GEMM_TILE_THREADS  256 /* 8 warps: BM / 64 along M by BN / WARP_N along N */
+#define GEMM_TILE_WARP_M   64
+#define GEMM_TILE_WARPS_N  (GEMM_TILE_BN / GEMM_TILE_WARP_N)
+#define GEMM_TILE_MI       (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_NJ       (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_KK       (GEMM_TILE_BK / 16)     /* k16 steps a stage */
+/* cp.async copies a thread makes for one tile: rows x 8 chunks / 256 threads. */
+#define GEMM_TILE_COPIES_A (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
+#define GEMM_TILE_COPIES_B (GEMM_TILE_BN * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
+#if (GEMM_TILE_BM / GEMM_TILE_WARP_M) * GEMM_TILE_WARPS_N * 32 != GEMM_TILE_THREADS
+#error "gemm_tile: the warp tiles must cover the block tile with 8 warps"
+#endif
 
 /* Bytes from one tile row to the next. */
 static BF_HD uint32_t gemm_tile_row_bytes(enum gemm_tile_variant variant)
@@ -64,15 +81,19 @@ static BF_HD uint32_t gemm_tile_chunk_offset(enum gemm_tile_variant variant, int
     return r * gemm_tile_row_bytes(variant) + c * 16u;
 }
 
-/* Bytes of one tile (A's and B's are alike), of a stage (A then B), of the
- * whole pipeline: the kernel's dynamic shared memory. */
-static BF_HD uint32_t gemm_tile_tile_bytes(enum gemm_tile_variant variant)
+/* Bytes of the A tile (BM rows), the B tile (BN rows), a stage (A then B),
+ * the whole pipeline: the kernel's dynamic shared memory. */
+static BF_HD uint32_t gemm_tile_a_bytes(enum gemm_tile_variant variant)
 {
     return GEMM_TILE_BM * gemm_tile_row_bytes(variant);
 }
+static BF_HD uint32_t gemm_tile_b_bytes(enum gemm_tile_variant variant)
+{
+    return GEMM_TILE_BN * gemm_tile_row_bytes(variant);
+}
 static BF_HD uint32_t gemm_tile_stage_bytes(enum gemm_tile_variant variant)
 {
-    return 2u * gemm_tile_tile_bytes(variant);
+    return gemm_tile_a_bytes(variant) + gemm_tile_b_bytes(variant);
 }
 static BF_HD uint32_t gemm_tile_smem_bytes(enum gemm_tile_variant variant)
 {
@@ -86,12 +107,12 @@ static BF_HD uint32_t gemm_tile_a_base(enum gemm_tile_variant variant, int stage
 }
 static BF_HD uint32_t gemm_tile_b_base(enum gemm_tile_variant variant, int stage)
 {
-    return gemm_tile_a_base(variant, stage) + gemm_tile_tile_bytes(variant);
+    return gemm_tile_a_base(variant, stage) + gemm_tile_a_bytes(variant);
 }
 
 /* ---- cp.async: global to shared, 16 bytes a lane ---- */
 
-/* Copy `copy` (0 .. GEMM_TILE_COPIES - 1) of thread `thread` moves chunk
+/* Copy `copy` (0 .. GEMM_TILE_COPIES_A or _B - 1) of thread `thread` moves chunk
  * `chunk` of tile row `row`: the block's 256 threads take 256 consecutive
  * chunks (32 rows) at a time, so a warp copies 4 whole rows, 8 lanes a row,
  * and the lanes of a quarter-warp read 128 contiguous bytes of global memory. */
@@ -114,7 +135,8 @@ static BF_HD uint32_t gemm_tile_copy_offset(enum gemm_tile_variant variant, int 
 
 /* ---- ldmatrix.x4: four 8x8 fp16 matrices, lane l gives row l % 8 of matrix l / 8 ---- */
 
-/* Warp w of the block computes C rows 64 (w / 4) .. + 63 and columns 32 (w % 4) .. + 31. */
+/* Warp w of the block computes C rows 64 (w / WARPS_N) .. + 63 and columns
+ * WARP_N (w % WARPS_N) .. + WARP_N - 1. */
 static BF_HD int gemm_tile_warp_m(int warp)
 {
     return warp / GEMM_TILE_WARPS_N;

@@ -12,21 +12,41 @@ void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES])
         (struct bf_site){"ldmatrix.x4 B fragments", bf_ldmatrix(4), 0, 0, 0, 0};
 }
 
+/* One warp's copies into one tile: lane l of copy `copy` reads chunk
+ * gemm_tile_copy_chunk of row gemm_tile_copy_row (of A, or of B's columns),
+ * as load_ktile does, and writes it at the layout's offset. */
+static void add_copies(enum gemm_tile_variant variant, uint32_t base, int copies, int warp,
+                       int64_t first, int64_t rows, const struct gemm_tile_block_at *at,
+                       struct bf_site *site)
+{
+    uint64_t global[BF_WARP];
+    uint32_t shared[BF_WARP];
+    for (int copy = 0; copy < copies; ++copy) {
+        uint32_t zero = 0;
+        for (int lane = 0; lane < BF_WARP; ++lane) {
+            const int t = warp * BF_WARP + lane, row = gemm_tile_copy_row(t, copy);
+            const int64_t kc = at->kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(t, copy);
+            shared[lane] = base + gemm_tile_copy_offset(variant, t, copy);
+            global[lane] = 2u * (uint64_t)((first + row) * at->k + kc);
+            if (first + row >= rows || kc >= at->k)
+                zero |= 1u << lane;
+        }
+        bf_site_add_ldgsts(site, global, shared, ~0u, zero);
+    }
+}
+
 void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
-                           const struct bf_bank_rules *rules, struct bf_site sites[GEMM_TILE_SITES])
+                           const struct gemm_tile_block_at *at, const struct bf_bank_rules *rules,
+                           struct bf_site sites[GEMM_TILE_SITES])
 {
     const uint32_t a_base = gemm_tile_a_base(variant, stage),
                    b_base = gemm_tile_b_base(variant, stage);
     uint32_t addr[BF_WARP];
     for (int warp = 0; warp < GEMM_TILE_THREADS / BF_WARP; ++warp) {
-        for (int copy = 0; copy < GEMM_TILE_COPIES; ++copy) {
-            for (int lane = 0; lane < BF_WARP; ++lane)
-                addr[lane] = a_base + gemm_tile_copy_offset(variant, warp * BF_WARP + lane, copy);
-            bf_site_add(&sites[GEMM_TILE_SITE_COPY_A], rules, addr, ~0u);
-            for (int lane = 0; lane < BF_WARP; ++lane)
-                addr[lane] = b_base + gemm_tile_copy_offset(variant, warp * BF_WARP + lane, copy);
-            bf_site_add(&sites[GEMM_TILE_SITE_COPY_B], rules, addr, ~0u);
-        }
+        add_copies(variant, a_base, GEMM_TILE_COPIES_A, warp, at->row0, at->m, at,
+                   &sites[GEMM_TILE_SITE_COPY_A]);
+        add_copies(variant, b_base, GEMM_TILE_COPIES_B, warp, at->col0, at->n, at,
+                   &sites[GEMM_TILE_SITE_COPY_B]);
         for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
@@ -48,13 +68,25 @@ int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n,
     gemm_tile_model_sites(sites);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
         return GEMM_TILE_SITES; /* refused: no launch */
-    struct bf_site block[GEMM_TILE_SITES];
-    gemm_tile_model_sites(block);
-    const int64_t ktiles = gemm_tile_tiles_k(k);
-    for (int64_t kt = 0; kt < ktiles; ++kt)
-        gemm_tile_model_ktile(variant, gemm_tile_stage_of(kt), rules, block);
-    const uint64_t blocks = (uint64_t)(gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n));
-    for (int s = 0; s < GEMM_TILE_SITES; ++s)
-        bf_site_merge(&sites[s], &block[s], blocks);
+    const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n),
+                  ktiles = gemm_tile_tiles_k(k);
+    /* Blocks differ only at the edges (copies past m, n and k read nothing),
+     * K tiles only in the last: every block row but the last, and every K
+     * tile but the last, repeats the first. Stages start on the same bank. */
+    for (int64_t by = 0; by < tiles_m; by = by == 0 && tiles_m > 2 ? tiles_m - 1 : by + 1)
+        for (int64_t bx = 0; bx < tiles_n; bx = bx == 0 && tiles_n > 2 ? tiles_n - 1 : bx + 1) {
+            const uint64_t blocks = (uint64_t)((by < tiles_m - 1 ? tiles_m - 1 : 1) *
+                                               (bx < tiles_n - 1 ? tiles_n - 1 : 1));
+            for (int64_t kt = 0; kt < ktiles; kt = kt == 0 && ktiles > 2 ? ktiles - 1 : kt + 1) {
+                struct bf_site tile[GEMM_TILE_SITES];
+                gemm_tile_model_sites(tile);
+                const struct gemm_tile_block_at at = {m, n, k, by * GEMM_TILE_BM, bx * GEMM_TILE_BN,
+                                                      kt};
+                gemm_tile_model_ktile(variant, gemm_tile_stage_of(kt), &at, rules, tile);
+                const uint64_t times = kt < ktiles - 1 ? (uint64_t)(ktiles - 1) : 1u;
+                for (int s = 0; s < GEMM_TILE_SITES; ++s)
+                    bf_site_merge(&sites[s], &tile[s], blocks * times);
+            }
+        }
     return GEMM_TILE_SITES;
 }

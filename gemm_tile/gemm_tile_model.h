@@ -18,25 +18,31 @@ enum gemm_tile_site {
     GEMM_TILE_SITES
 };
 
-/* Empty sites, named and typed. cp.async's 16-byte shared writes are given
- * the rule of a 16-byte store (served by quarter-warps): the bank model has
- * no op of its own for them, and that rule is not yet measured for cp.async
- * on the H100 (gemm_tile/README.md). */
+/* Empty sites, named and typed. */
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES]);
 
+/* Where a block's copies read: the problem (m x n x k), the block's first row
+ * of A (row0) and of B's columns (col0), and the K tile kt. Rows past m or n
+ * and K past k are zero-fill copies (they read nothing). Global addresses are
+ * taken from 128-byte aligned A and B (cudaMalloc's are). */
+struct gemm_tile_block_at {
+    int64_t m, n, k, row0, col0, kt;
+};
+
 /* Adds what every warp of one block does for one K tile held in stage
- * `stage`: GEMM_TILE_COPIES cp.async for A and as many for B a thread, and
- * GEMM_TILE_KK x (GEMM_TILE_MI + GEMM_TILE_NJ) ldmatrix.x4 a warp. */
+ * `stage`: GEMM_TILE_COPIES_A cp.async for A and _B for B a thread (counted
+ * by bf_site_add_ldgsts: global lines and shared segments, as the H100 serves
+ * them), and GEMM_TILE_KK x (GEMM_TILE_MI + GEMM_TILE_NJ) ldmatrix.x4 a warp. */
 void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
-                           const struct bf_bank_rules *rules,
+                           const struct gemm_tile_block_at *at, const struct bf_bank_rules *rules,
                            struct bf_site sites[GEMM_TILE_SITES]);
 
-/* The sites of one launch of m x n x k. Every block issues the same copies
- * (those past the edges of A and B copy zeros: cp.async with a source size
- * of 0) and the same ldmatrix for every K tile, so one block is replayed K
- * tile by K tile and counted once a block. A k the launcher refuses (not a
- * positive multiple of 8) or m, n < 1: the sites with no request. Returns
- * the number of sites. */
+/* The sites of one launch of m x n x k. Blocks differ only at the edges (the
+ * last block row and column zero-fill past m and n) and K tiles only in the
+ * last one (zero-fill past k), so up to four kinds of block and two K tiles
+ * are replayed and counted as often as they occur. A k the launcher refuses
+ * (not a positive multiple of 8) or m, n < 1: the sites with no request.
+ * Returns the number of sites. */
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                            const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 

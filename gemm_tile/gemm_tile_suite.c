@@ -5,9 +5,6 @@
  * refused) and the benchmark beside cublasGemmEx and the registers-only
  * mma.sync loop (the ceiling), in the same run.
  *
- * Not yet registered in BANKFREE_FAMILIES and never run on a GPU: it builds
- * (a scratch build with the family registered) and its model runs on the CPU.
- *
  * The bench's rate is GFLOP/s (rate_unit): every row passes its floating-point
  * operations as its "bytes", so of_ceiling and the ratios are ratios of FLOP
  * rates. */
