@@ -23,7 +23,7 @@ static const struct bf_variant variants[HISTOGRAM_VARIANTS] = {
     [HISTOGRAM_GLOBAL] = {"global", "atomicAdd on the output in global memory, no shared memory"},
     [HISTOGRAM_SHARED] = {"shared", "one shared copy a block: lanes collide, up to 32-way"},
     [HISTOGRAM_REPLICATED] = {"replicated", "a copy per lane (256 bins: conflict-free) or per 4 "
-                                            "lanes in 4 banks (4096: at most 4-way)"},
+                                            "lanes, bins swizzled (4096: at most 4-way)"},
 };
 
 /* Types: the sample width (u8: 256 bins; u16: 4096) and the input. */
