@@ -29,4 +29,4 @@ step profile 120 "$ncu" --section SpeedOfLight --section WarpStateStats --sectio
     --launch-count 1 "$bankfree" test gemm_tile/swizzled --size 4096x4096x4096 --type f32
 grep -E 'Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Issue Slots|Pipe' \
     "$out/profile.log" | head -40
-cat "$out/bench.md"
+cat "$out/bench.log"
