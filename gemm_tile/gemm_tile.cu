@@ -8,10 +8,11 @@
  * of the mma.sync ceiling, not yet the 0.60 issue 11 asks (gemm_tile/README.md).
  *
  * By default a block computes 128 x 128 of C with 8 warps (2 along M, 4 along
- * N; the tile is set in gemm_tile_layout.h), each warp 64 x 32: 4 m16 by 4 n8 mma tiles, 64 fp32
- * accumulators a thread. A K tile of 64 is 4 k16 steps; each step a warp issues 4 ldmatrix.x4 for
- * A, 2 for B and 16 mma. Instruction forms: PTX ISA (NVIDIA), "cp.async", "ldmatrix",
- * "mma.m16n8k16" and its fragment layouts. */
+ * N; the tile is set in gemm_tile_layout.h), each warp 64 x 32: 4 m16 by 4 n8
+ * mma tiles, 64 fp32 accumulators a thread. A K tile of 64 is 4 k16 steps;
+ * each step a warp issues 4 ldmatrix.x4 for A, 2 for B and 16 mma.
+ * Instruction forms: PTX ISA (NVIDIA), "cp.async", "ldmatrix", "mma.m16n8k16"
+ * and its fragment layouts. */
 #include <limits.h>
 #include <stdint.h>
 
