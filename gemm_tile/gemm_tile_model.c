@@ -62,6 +62,20 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
     }
 }
 
+/* Blocks differ only at the edges (the last block row and column copy zeros
+ * past m and n), K tiles only in the last (zeros past k): of n tiles along
+ * one direction, tile 0 stands for the n - 1 before the last, and the last
+ * for itself. kind_next walks the kinds (0, then n - 1), kind_count says how
+ * many tiles one stands for. */
+static int64_t kind_next(int64_t i, int64_t n)
+{
+    return i == 0 && n > 2 ? n - 1 : i + 1;
+}
+static uint64_t kind_count(int64_t i, int64_t n)
+{
+    return i < n - 1 ? (uint64_t)(n - 1) : 1u;
+}
+
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                            const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
@@ -70,23 +84,19 @@ int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n,
         return GEMM_TILE_SITES; /* refused: no launch */
     const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n),
                   ktiles = gemm_tile_tiles_k(k);
-    /* Blocks differ only at the edges (copies past m, n and k read nothing),
-     * K tiles only in the last: every block row but the last, and every K
-     * tile but the last, repeats the first. Stages start on the same bank. */
-    for (int64_t by = 0; by < tiles_m; by = by == 0 && tiles_m > 2 ? tiles_m - 1 : by + 1)
-        for (int64_t bx = 0; bx < tiles_n; bx = bx == 0 && tiles_n > 2 ? tiles_n - 1 : bx + 1) {
-            const uint64_t blocks = (uint64_t)((by < tiles_m - 1 ? tiles_m - 1 : 1) *
-                                               (bx < tiles_n - 1 ? tiles_n - 1 : 1));
-            for (int64_t kt = 0; kt < ktiles; kt = kt == 0 && ktiles > 2 ? ktiles - 1 : kt + 1) {
+    /* Stages start on the same bank: a K tile's requests do not depend on its stage. */
+    for (int64_t by = 0; by < tiles_m; by = kind_next(by, tiles_m))
+        for (int64_t bx = 0; bx < tiles_n; bx = kind_next(bx, tiles_n))
+            for (int64_t kt = 0; kt < ktiles; kt = kind_next(kt, ktiles)) {
                 struct bf_site tile[GEMM_TILE_SITES];
                 gemm_tile_model_sites(tile);
                 const struct gemm_tile_block_at at = {m, n, k, by * GEMM_TILE_BM, bx * GEMM_TILE_BN,
                                                       kt};
                 gemm_tile_model_ktile(variant, gemm_tile_stage_of(kt), &at, rules, tile);
-                const uint64_t times = kt < ktiles - 1 ? (uint64_t)(ktiles - 1) : 1u;
+                const uint64_t times =
+                    kind_count(by, tiles_m) * kind_count(bx, tiles_n) * kind_count(kt, ktiles);
                 for (int s = 0; s < GEMM_TILE_SITES; ++s)
-                    bf_site_merge(&sites[s], &tile[s], blocks * times);
+                    bf_site_merge(&sites[s], &tile[s], times);
             }
-        }
     return GEMM_TILE_SITES;
 }

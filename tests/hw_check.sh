@@ -111,7 +111,8 @@ check_run() { # size type-options model-csv exact|sampled label
             # Misaligned cp.async (pieces of global lines): the model's count is
             # what one warp alone costs; in a running kernel the H100 merges
             # some pieces (docs/bank-rules.md). Held between the ideal and it.
-            verdict=$(awk -v s="$s" -v m="$m" -v i="$(want "$3" "$1" ldgsts 10)" \
+            ideal=$(want "$3" "$1" ldgsts 10)
+            verdict=$(awk -v s="$s" -v m="$m" -v i="$ideal" \
                 'BEGIN { if (s >= i && s <= m) printf "<="; else printf "!=" }')
             [ "$verdict" = "<=" ] && verdict="<= ($(excess "$s" "$m"); misaligned cp.async: at most)"
         elif [ "$s" != "$m" ]; then
