@@ -86,36 +86,52 @@ static __device__ __forceinline__ void store_pair(__half *c, float v0, float v1)
 
 /* ---- the kernel ---- */
 
-/* One K tile (kt) of `rows` rows of K (A's rows, or B's columns) from row
- * `first` into the tile at `tile`: `copies` 16-byte copies a thread. Rows
- * past `last` and K past k are zero-filled, so the multiply needs no
- * predicate (k is a multiple of 8: a chunk is wholly inside K or past it). */
+/* What one thread copies into every K tile of A (or of B's columns), worked
+ * out once: its copy i reads the row GEMM_TILE_COPY_ROWS i below its first
+ * one, src + i row_step, at K offset 64 kt (its chunk's 8 c is in src), and
+ * writes it at its copy 0's offset + i gemm_tile_copy_stride. Rows past the
+ * matrix (i GEMM_TILE_COPY_ROWS >= rows) and K past k (64 kt >= k_left) are
+ * zero-filled, so the multiply needs no predicate (k is a multiple of 8: a
+ * chunk is wholly inside K or past it). */
+struct copy_plan {
+    const uint16_t *src;
+    int64_t row_step, rows, k_left;
+};
+
+static __device__ __forceinline__ copy_plan plan_copies(const uint16_t *src, int64_t first,
+                                                        int64_t last, int64_t k, int thread)
+{
+    const int row = gemm_tile_copy_row(thread, 0), chunk = gemm_tile_copy_chunk(thread, 0);
+    return copy_plan{src + (first + row) * k + 8 * chunk, GEMM_TILE_COPY_ROWS * k,
+                     last - first - row, k - 8 * chunk};
+}
+
+/* K tile kt into the tile whose copy-0 address for this thread is `at0`;
+ * `base` (a valid address) stands in for copies that read nothing. */
 template <int V, int copies>
-static __device__ __forceinline__ void copy_tile(uint32_t tile, const uint16_t *src, int64_t first,
-                                                 int64_t last, int64_t k, int64_t kt, int thread)
+static __device__ __forceinline__ void copy_tile(uint32_t at0, const copy_plan &p,
+                                                 const uint16_t *base, int64_t kt)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
+    const bool k_in = kt * GEMM_TILE_BK < p.k_left;
+    const uint16_t *from = p.src + kt * GEMM_TILE_BK;
 #pragma unroll
     for (int i = 0; i < copies; ++i) {
-        const int row = gemm_tile_copy_row(thread, i);
-        const int64_t kc = kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(thread, i);
-        const bool in = first + row < last && kc < k;
-        copy16_async(tile + gemm_tile_copy_offset(variant, thread, i),
-                     in ? src + (first + row) * k + kc : src, in ? 16 : 0);
+        const bool in = k_in && GEMM_TILE_COPY_ROWS * i < p.rows;
+        copy16_async(at0 + (uint32_t)i * gemm_tile_copy_stride(variant),
+                     in ? from + i * p.row_step : base, in ? 16 : 0);
     }
 }
 
 /* K tile kt of the block's A rows and B columns into stage `stage`. */
 template <int V>
 static __device__ __forceinline__ void
-load_ktile(uint32_t smem, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n, int64_t k,
-           int64_t row0, int64_t col0, int64_t kt, int stage, int thread)
+load_ktile(uint32_t smem, uint32_t copy_at0, const copy_plan &pa, const copy_plan &pb,
+           const uint16_t *a, const uint16_t *b, int64_t kt, int stage)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
-    copy_tile<V, GEMM_TILE_COPIES_A>(smem + gemm_tile_a_base(variant, stage), a, row0, m, k, kt,
-                                     thread);
-    copy_tile<V, GEMM_TILE_COPIES_B>(smem + gemm_tile_b_base(variant, stage), b, col0, n, k, kt,
-                                     thread);
+    copy_tile<V, GEMM_TILE_COPIES_A>(smem + gemm_tile_a_base(variant, stage) + copy_at0, pa, a, kt);
+    copy_tile<V, GEMM_TILE_COPIES_B>(smem + gemm_tile_b_base(variant, stage) + copy_at0, pb, b, kt);
 }
 
 /* blockIdx.y: the tile's rows of C, blockIdx.x its columns. 2 blocks an SM
@@ -144,37 +160,50 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
             for (int e = 0; e < 4; ++e)
                 acc[mi][nt][e] = 0.0f;
 
-                /* The pipeline: STAGES - 1 tiles in flight before the first multiply; one
-                 * group committed every step (empty past the last tile) so that
-                 * wait_group's count always means "tile kt has landed". */
+    /* The pipeline: STAGES - 1 tiles in flight before the first multiply; one
+     * group committed every step (empty past the last tile) so that
+     * wait_group's count always means "tile kt has landed". */
+    const copy_plan pa = plan_copies(a, row0, m, k, thread),
+                    pb = plan_copies(b, col0, n, k, thread);
+    const uint32_t copy_at0 = gemm_tile_copy_offset(variant, thread, 0);
 #pragma unroll
     for (int s = 0; s < GEMM_TILE_STAGES - 1; ++s) {
         if (s < ktiles)
-            load_ktile<V>(smem, a, b, m, n, k, row0, col0, s, s, thread);
+            load_ktile<V>(smem, copy_at0, pa, pb, a, b, s, s);
         copy_commit();
     }
-    for (int64_t kt = 0; kt < ktiles; ++kt) {
+    /* Each lane's ldmatrix offsets at k16 step 0; gemm_tile_ldmatrix_step
+     * moves them to step kk. */
+    uint32_t a_at0[GEMM_TILE_MI], b_at0[GEMM_TILE_NJ];
+#pragma unroll
+    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+        a_at0[mi] = gemm_tile_ldmatrix_a(variant, warp, mi, 0, lane);
+#pragma unroll
+    for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
+        b_at0[nj] = gemm_tile_ldmatrix_b(variant, warp, nj, 0, lane);
+
+    /* stage: gemm_tile_stage_of(kt), and the next load's, kept as counters */
+    for (int64_t kt = 0, stage = 0, next_stage = GEMM_TILE_STAGES - 1; kt < ktiles; ++kt) {
         copy_wait<GEMM_TILE_STAGES - 2>();
         /* Tile kt is visible to all, and every warp is done with tile kt - 1,
          * whose stage the next load overwrites. */
         __syncthreads();
-        const int64_t next = kt + GEMM_TILE_STAGES - 1;
-        if (next < ktiles)
-            load_ktile<V>(smem, a, b, m, n, k, row0, col0, next, gemm_tile_stage_of(next), thread);
+        if (kt + GEMM_TILE_STAGES - 1 < ktiles)
+            load_ktile<V>(smem, copy_at0, pa, pb, a, b, kt + GEMM_TILE_STAGES - 1, (int)next_stage);
         copy_commit();
+        next_stage = next_stage + 1 == GEMM_TILE_STAGES ? 0 : next_stage + 1;
 
-        const int stage = gemm_tile_stage_of(kt);
-        const uint32_t a_tile = smem + gemm_tile_a_base(variant, stage),
-                       b_tile = smem + gemm_tile_b_base(variant, stage);
+        const uint32_t a_tile = smem + gemm_tile_a_base(variant, (int)stage),
+                       b_tile = smem + gemm_tile_b_base(variant, (int)stage);
 #pragma unroll
         for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
             uint32_t af[GEMM_TILE_MI][4], bf[GEMM_TILE_NJ][4];
 #pragma unroll
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-                ldmatrix_x4(af[mi], a_tile + gemm_tile_ldmatrix_a(variant, warp, mi, kk, lane));
+                ldmatrix_x4(af[mi], a_tile + gemm_tile_ldmatrix_step(variant, a_at0[mi], kk));
 #pragma unroll
             for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
-                ldmatrix_x4(bf[nj], b_tile + gemm_tile_ldmatrix_b(variant, warp, nj, kk, lane));
+                ldmatrix_x4(bf[nj], b_tile + gemm_tile_ldmatrix_step(variant, b_at0[nj], kk));
                 /* bf[nj]: b0b1, b2b3 of n8 tile 2 nj, then of n8 tile 2 nj + 1. */
 #pragma unroll
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
@@ -183,6 +212,7 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
                     mma_16816(acc[mi][nt], af[mi], bf[nt / 2][2 * (nt % 2)],
                               bf[nt / 2][2 * (nt % 2) + 1]);
         }
+        stage = stage + 1 == GEMM_TILE_STAGES ? 0 : stage + 1;
     }
     copy_wait<0>(); /* only empty groups are left; leave none behind */
 

@@ -51,17 +51,19 @@
 #ifndef GEMM_TILE_BLOCKS_PER_SM
 #define GEMM_TILE_BLOCKS_PER_SM 2 /* __launch_bounds__: registers for this many blocks an SM */
 #endif
-#define GEMM_TILE_BK       64  /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
-#define GEMM_TILE_CHUNKS   8   /* 16-byte chunks a tile row */
-#define GEMM_TILE_THREADS  256 /* 8 warps: BM / 64 along M by BN / WARP_N along N */
-#define GEMM_TILE_WARP_M   64
-#define GEMM_TILE_WARPS_N  (GEMM_TILE_BN / GEMM_TILE_WARP_N)
-#define GEMM_TILE_MI       (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
-#define GEMM_TILE_NJ       (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
-#define GEMM_TILE_KK       (GEMM_TILE_BK / 16)     /* k16 steps a stage */
+#define GEMM_TILE_BK        64  /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
+#define GEMM_TILE_CHUNKS    8   /* 16-byte chunks a tile row */
+#define GEMM_TILE_THREADS   256 /* 8 warps: BM / 64 along M by BN / WARP_N along N */
+#define GEMM_TILE_WARP_M    64
+#define GEMM_TILE_WARPS_N   (GEMM_TILE_BN / GEMM_TILE_WARP_N)
+#define GEMM_TILE_MI        (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_NJ        (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_KK        (GEMM_TILE_BK / 16)     /* k16 steps a stage */
 /* cp.async copies a thread makes for one tile: rows x 8 chunks / 256 threads. */
-#define GEMM_TILE_COPIES_A (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
-#define GEMM_TILE_COPIES_B (GEMM_TILE_BN * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
+#define GEMM_TILE_COPIES_A  (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
+/* Rows one round of copies covers: a thread's copies are this many rows apart. */
+#define GEMM_TILE_COPY_ROWS (GEMM_TILE_THREADS / GEMM_TILE_CHUNKS)
+#define GEMM_TILE_COPIES_B  (GEMM_TILE_BN * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
 #if (GEMM_TILE_BM / GEMM_TILE_WARP_M) * GEMM_TILE_WARPS_N * 32 != GEMM_TILE_THREADS
 #error "gemm_tile: the warp tiles must cover the block tile with 8 warps"
 #endif
@@ -118,11 +120,20 @@ static BF_HD uint32_t gemm_tile_b_base(enum gemm_tile_variant variant, int stage
  * and the lanes of a quarter-warp read 128 contiguous bytes of global memory. */
 static BF_HD int gemm_tile_copy_row(int thread, int copy)
 {
-    return (copy * GEMM_TILE_THREADS + thread) / GEMM_TILE_CHUNKS;
+    return (copy * GEMM_TILE_THREADS + thread) / GEMM_TILE_CHUNKS; /* thread / 8 + 32 copy */
 }
 static BF_HD int gemm_tile_copy_chunk(int thread, int copy)
 {
     return (copy * GEMM_TILE_THREADS + thread) % GEMM_TILE_CHUNKS;
+}
+
+/* Bytes from a thread's copy i to its copy i + 1: GEMM_TILE_COPY_ROWS (32)
+ * rows, a multiple of 8, so the swizzle's row % 8 and the chunk column stay:
+ * copy_offset(t, i) = copy_offset(t, 0) + i copy_stride in every layout. The
+ * kernel adds it; nvcc would rebuild the swizzle for every copy. */
+static BF_HD uint32_t gemm_tile_copy_stride(enum gemm_tile_variant variant)
+{
+    return GEMM_TILE_COPY_ROWS * gemm_tile_row_bytes(variant);
 }
 
 /* The shared byte offset (inside a tile) that copy `copy` of thread `thread`
@@ -171,6 +182,19 @@ static BF_HD uint32_t gemm_tile_ldmatrix_b(enum gemm_tile_variant variant, int w
     const int row =
         gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + nj * 16 + lane % 8 + 8 * (lane / 16);
     return gemm_tile_chunk_offset(variant, row, 2 * kk + (lane / 8) % 2);
+}
+
+/* The ldmatrix address at k16 step kk from the one at step 0 (A's or B's):
+ * the chunk column moves by 2 kk. In the swizzled tile the column is
+ * (2 kk + c) ^ (r % 8) with c < 2, that is 2 kk ^ (c ^ r % 8): bytes
+ * offset(0) ^ 32 kk. So the kernel computes each lane's addresses once and
+ * steps them with one instruction, where nvcc, not knowing this, rebuilds the
+ * swizzle for every step. */
+static BF_HD uint32_t gemm_tile_ldmatrix_step(enum gemm_tile_variant variant, uint32_t at_step0,
+                                              int kk)
+{
+    const uint32_t step = 32u * (uint32_t)kk;
+    return variant == GEMM_TILE_SWIZZLED ? at_step0 ^ step : at_step0 + step;
 }
 
 /* ---- the grid ---- */

@@ -26,7 +26,8 @@ static void add_copies(enum gemm_tile_variant variant, uint32_t base, int copies
         for (int lane = 0; lane < BF_WARP; ++lane) {
             const int t = warp * BF_WARP + lane, row = gemm_tile_copy_row(t, copy);
             const int64_t kc = at->kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(t, copy);
-            shared[lane] = base + gemm_tile_copy_offset(variant, t, copy);
+            shared[lane] = base + gemm_tile_copy_offset(variant, t, 0) +
+                           (uint32_t)copy * gemm_tile_copy_stride(variant); /* as the kernel */
             global[lane] = 2u * (uint64_t)((first + row) * at->k + kc);
             if (first + row >= rows || kc >= at->k)
                 zero |= 1u << lane;
@@ -47,15 +48,20 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
                    &sites[GEMM_TILE_SITE_COPY_A]);
         add_copies(variant, b_base, GEMM_TILE_COPIES_B, warp, at->col0, at->n, at,
                    &sites[GEMM_TILE_SITE_COPY_B]);
+        /* as the kernel: each lane's step-0 offsets, stepped to kk */
         for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] = a_base + gemm_tile_ldmatrix_a(variant, warp, mi, kk, lane);
+                    addr[lane] =
+                        a_base + gemm_tile_ldmatrix_step(
+                                     variant, gemm_tile_ldmatrix_a(variant, warp, mi, 0, lane), kk);
                 bf_site_add(&sites[GEMM_TILE_SITE_LDSM_A], rules, addr, ~0u);
             }
             for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] = b_base + gemm_tile_ldmatrix_b(variant, warp, nj, kk, lane);
+                    addr[lane] =
+                        b_base + gemm_tile_ldmatrix_step(
+                                     variant, gemm_tile_ldmatrix_b(variant, warp, nj, 0, lane), kk);
                 bf_site_add(&sites[GEMM_TILE_SITE_LDSM_B], rules, addr, ~0u);
             }
         }

@@ -99,6 +99,39 @@ static void test_copies(void)
     }
 }
 
+/* The kernel's shortcuts are the layout's functions: ldmatrix addresses
+ * stepped from k16 step 0 (an XOR in the swizzled tile), copies strided from
+ * copy 0 (32 rows keep the swizzle's row % 8). */
+static void test_kernel_shortcuts(void)
+{
+    int bad_step = 0, bad_copy = 0;
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
+            for (int lane = 0; lane < 32; ++lane)
+                for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
+                    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+                        bad_step += gemm_tile_ldmatrix_step(
+                                        var, gemm_tile_ldmatrix_a(var, warp, mi, 0, lane), kk) !=
+                                    gemm_tile_ldmatrix_a(var, warp, mi, kk, lane);
+                    for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
+                        bad_step += gemm_tile_ldmatrix_step(
+                                        var, gemm_tile_ldmatrix_b(var, warp, nj, 0, lane), kk) !=
+                                    gemm_tile_ldmatrix_b(var, warp, nj, kk, lane);
+                }
+        for (int t = 0; t < GEMM_TILE_THREADS; ++t)
+            for (int i = 0; i < GEMM_TILE_COPIES_B || i < GEMM_TILE_COPIES_A; ++i)
+                bad_copy += gemm_tile_copy_offset(var, t, i) !=
+                                gemm_tile_copy_offset(var, t, 0) +
+                                    (uint32_t)i * gemm_tile_copy_stride(var) ||
+                            gemm_tile_copy_row(t, i) !=
+                                gemm_tile_copy_row(t, 0) + GEMM_TILE_COPY_ROWS * i ||
+                            gemm_tile_copy_chunk(t, i) != gemm_tile_copy_chunk(t, 0);
+    }
+    EXPECT_EQ(bad_step, 0, "ldmatrix addresses stepped from step 0");
+    EXPECT_EQ(bad_copy, 0, "copies strided from copy 0");
+}
+
 /* ldmatrix: lane l of matrix q = l / 8 gives row l % 8 of that 8x8 matrix;
  * for A the matrices are (rows 0-7, k 0-7), (8-15, 0-7), (0-7, 8-15),
  * (8-15, 8-15) of the m16 x k16 block; for B (n 0-7, k 0-7), (0-7, 8-15),
@@ -486,6 +519,7 @@ int main(void)
     test_copies();
     test_ldmatrix_lanes();
     test_requests();
+    test_kernel_shortcuts();
     test_launch();
     test_half();
     test_reference();
