@@ -13,7 +13,8 @@ i=0
 for cfg in "" \
     "-DGEMM_TILE_BN=256 -DGEMM_TILE_WARP_N=64 -DGEMM_TILE_BLOCKS_PER_SM=1" \
     "-DGEMM_TILE_BM=256 -DGEMM_TILE_WARP_N=64 -DGEMM_TILE_BLOCKS_PER_SM=1" \
-    "-DGEMM_TILE_BN=256 -DGEMM_TILE_WARP_N=64 -DGEMM_TILE_BLOCKS_PER_SM=1 -DGEMM_TILE_STAGES=4"; do
+    "-DGEMM_TILE_BN=256 -DGEMM_TILE_WARP_N=64 -DGEMM_TILE_BLOCKS_PER_SM=1 -DGEMM_TILE_STAGES=4" \
+    "-DGEMM_TILE_BM=256 -DGEMM_TILE_WARP_N=64 -DGEMM_TILE_BLOCKS_PER_SM=1 -DGEMM_TILE_STAGES=4"; do
     # shellcheck disable=SC2086 # the options split into words on purpose
     nvcc $nvcc_opts $cfg -o "$out/tiles$i" gemm_tile/probes/tiles.cu -lcublas \
         >"$out/tiles$i-build.log" 2>&1 &
