@@ -4,13 +4,14 @@
  * they differ only in the tile layout, every shared address coming from
  * gemm_tile_layout.h (the functions the bank model replays).
  *
- * Correct on the H100 (every test shape, both output types) and at 0.44-0.51
- * of the mma.sync ceiling, not yet the 0.60 issue 11 asks (gemm_tile/README.md).
- *
- * By default a block computes 128 x 128 of C with 8 warps (2 along M, 4 along
- * N; the tile is set in gemm_tile_layout.h), each warp 64 x 32: 4 m16 by 4 n8
- * mma tiles, 64 fp32 accumulators a thread. A K tile of 64 is 4 k16 steps;
- * each step a warp issues 4 ldmatrix.x4 for A, 2 for B and 16 mma.
+ * By default a block computes 128 x 256 of C with 8 warps (2 along M, 4 along
+ * N; the tile is set in gemm_tile_layout.h), each warp 64 x 64: 4 m16 by 8 n8
+ * mma tiles, 128 fp32 accumulators a thread, one block an SM. A K tile of 64
+ * is 4 k16 steps; each step a warp issues 4 ldmatrix.x4 for A, 4 for B and
+ * 32 mma. What made it fast (gemm_tile/README.md, "Speed"): every address
+ * worked out once outside the K loop, interior blocks without predicates,
+ * the next step's fragments read while this step multiplies, the copies
+ * spread between the mma, and the grid walked in groups of tile rows.
  * Instruction forms: PTX ISA (NVIDIA), "cp.async", "ldmatrix", "mma.m16n8k16"
  * and its fragment layouts. */
 #include <limits.h>
@@ -89,26 +90,33 @@ static __device__ __forceinline__ void store_pair(__half *c, float v0, float v1)
 /* What one thread copies into every K tile of A (or of B's columns), worked
  * out once: its copy i reads the row GEMM_TILE_COPY_ROWS i below its first
  * one, src + i row_step, at K offset 64 kt (its chunk's 8 c is in src), and
- * writes it at its copy 0's offset + i gemm_tile_copy_stride. Rows past the
- * matrix (i GEMM_TILE_COPY_ROWS >= rows) and K past k (64 kt >= k_left) are
- * zero-filled, so the multiply needs no predicate (k is a multiple of 8: a
- * chunk is wholly inside K or past it). */
+ * writes it at its copy 0's offset + i gemm_tile_copy_stride. Copies i >=
+ * rows_in read rows past the matrix, and K past k_left is past k: an edge
+ * block zero-fills them, so the multiply needs no predicate (k is a multiple
+ * of 8: a chunk is wholly inside K or past it). */
 struct copy_plan {
     const uint16_t *src;
-    int64_t row_step, rows, k_left;
+    int64_t row_step, k_left;
+    int rows_in;
 };
 
 static __device__ __forceinline__ copy_plan plan_copies(const uint16_t *src, int64_t first,
                                                         int64_t last, int64_t k, int thread)
 {
     const int row = gemm_tile_copy_row(thread, 0), chunk = gemm_tile_copy_chunk(thread, 0);
-    return copy_plan{src + (first + row) * k + 8 * chunk, GEMM_TILE_COPY_ROWS * k,
-                     last - first - row, k - 8 * chunk};
+    const int64_t rows_left = last - first - row; /* rows from this thread's first to the end */
+    const int64_t rows_in = (rows_left + GEMM_TILE_COPY_ROWS - 1) / GEMM_TILE_COPY_ROWS;
+    return copy_plan{src + (first + row) * k + 8 * chunk, GEMM_TILE_COPY_ROWS * k, k - 8 * chunk,
+                     (int)(rows_in < 0         ? 0
+                           : rows_in < INT_MAX ? rows_in
+                                               : INT_MAX)};
 }
 
-/* K tile kt into the tile whose copy-0 address for this thread is `at0`;
- * `base` (a valid address) stands in for copies that read nothing. */
-template <int V, int copies>
+/* K tile kt into the tile whose copy-0 address for this thread is `at0`. In
+ * an interior block (edge false) every copy is inside the matrix; in an edge
+ * block the others read nothing and write zeros, `base` (a valid address)
+ * standing in for their source. */
+template <int V, int copies, bool edge>
 static __device__ __forceinline__ void copy_tile(uint32_t at0, const copy_plan &p,
                                                  const uint16_t *base, int64_t kt)
 {
@@ -117,27 +125,133 @@ static __device__ __forceinline__ void copy_tile(uint32_t at0, const copy_plan &
     const uint16_t *from = p.src + kt * GEMM_TILE_BK;
 #pragma unroll
     for (int i = 0; i < copies; ++i) {
-        const bool in = k_in && GEMM_TILE_COPY_ROWS * i < p.rows;
-        copy16_async(at0 + (uint32_t)i * gemm_tile_copy_stride(variant),
-                     in ? from + i * p.row_step : base, in ? 16 : 0);
+        const uint32_t to = at0 + (uint32_t)i * gemm_tile_copy_stride(variant);
+        if (edge) {
+            const bool in = k_in && i < p.rows_in;
+            copy16_async(to, in ? from : base, in ? 16 : 0);
+        } else {
+            copy16_async(to, from, 16);
+        }
+        from += p.row_step;
     }
 }
 
-/* K tile kt of the block's A rows and B columns into stage `stage`. */
+/* The block's operands as its threads copy them. */
+struct block_copies {
+    copy_plan a, b;
+    const uint16_t *a_base, *b_base; /* valid addresses for copies that read nothing */
+    uint32_t at0;                    /* this thread's copy-0 offset inside a tile */
+};
+
+typedef float warp_acc[GEMM_TILE_MI][2 * GEMM_TILE_NJ][4]; /* a thread's share of a warp tile */
+
+/* One k16 step's fragments: A for each m16 tile, B for each n16 pair (b0b1,
+ * b2b3 of n8 tile 2 nj, then of n8 tile 2 nj + 1). */
+struct fragments {
+    uint32_t a[GEMM_TILE_MI][4], b[GEMM_TILE_NJ][4];
+};
+
+/* Each lane's ldmatrix offsets for m16 tile (n16 pair) 0 at k16 step 0:
+ * gemm_tile_ldmatrix_step moves them to step kk, and the other tiles are
+ * gemm_tile_ldmatrix_tile_stride further (the instruction's immediate). */
 template <int V>
-static __device__ __forceinline__ void
-load_ktile(uint32_t smem, uint32_t copy_at0, const copy_plan &pa, const copy_plan &pb,
-           const uint16_t *a, const uint16_t *b, int64_t kt, int stage)
+static __device__ __forceinline__ void load_fragments(fragments &f, uint32_t a_tile,
+                                                      uint32_t b_tile, uint32_t a_at0,
+                                                      uint32_t b_at0, int kk)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
-    copy_tile<V, GEMM_TILE_COPIES_A>(smem + gemm_tile_a_base(variant, stage) + copy_at0, pa, a, kt);
-    copy_tile<V, GEMM_TILE_COPIES_B>(smem + gemm_tile_b_base(variant, stage) + copy_at0, pb, b, kt);
+    const uint32_t a_at = a_tile + gemm_tile_ldmatrix_step(variant, a_at0, kk),
+                   b_at = b_tile + gemm_tile_ldmatrix_step(variant, b_at0, kk),
+                   tile = gemm_tile_ldmatrix_tile_stride(variant);
+#pragma unroll
+    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+        ldmatrix_x4(f.a[mi], a_at + mi * tile);
+#pragma unroll
+    for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
+        ldmatrix_x4(f.b[nj], b_at + nj * tile);
 }
 
-/* blockIdx.y: the tile's rows of C, blockIdx.x its columns. 2 blocks an SM
- * by default (2 x 96 KiB, padded 2 x 108 KiB of shared memory): at most 128
- * registers a thread. pairs: n is even and c aligned to two elements, so neighbours go
- * out in one store. */
+static __device__ __forceinline__ void multiply_step(warp_acc &acc, const fragments &f)
+{
+#pragma unroll
+    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+#pragma unroll
+        for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
+            mma_16816(acc[mi][nt], f.a[mi], f.b[nt / 2][2 * (nt % 2)],
+                      f.b[nt / 2][2 * (nt % 2) + 1]);
+}
+
+static __device__ __forceinline__ int next_stage(int stage)
+{
+    return stage + 1 == GEMM_TILE_STAGES ? 0 : stage + 1;
+}
+
+/* acc += the block's A rows times its B columns, K tile by K tile. Inlined
+ * twice: for interior blocks (edge false: no predicates) and edge blocks.
+ *
+ * The pipeline: STAGES - 1 K tiles in flight ahead of the one multiplied,
+ * one cp.async group committed a K tile (empty past the last) so that
+ * wait_group's count always means "tile kt + 1 has landed". Within a K tile
+ * the fragments of step kk + 1 are read while step kk multiplies, and the
+ * last step reads the next tile's first: its barrier (tile kt + 1 visible to
+ * all, every warp done reading tile kt) comes before the last step's mma,
+ * which hides it. The next tile's copies go out at steps 0 (A) and 1 (B),
+ * between mma, into the stage that barrier freed. */
+template <int V, bool edge>
+static __device__ __forceinline__ void
+multiply(warp_acc &acc, uint32_t smem, const block_copies &bc, int64_t ktiles, int warp, int lane)
+{
+    static_assert(GEMM_TILE_KK >= 3, "the copies (steps 0, 1) go out before the wait (last step)");
+    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
+#pragma unroll
+    for (int s = 0; s < GEMM_TILE_STAGES - 1; ++s) {
+        if (s < ktiles) {
+            copy_tile<V, GEMM_TILE_COPIES_A, edge>(smem + gemm_tile_a_base(variant, s) + bc.at0,
+                                                   bc.a, bc.a_base, s);
+            copy_tile<V, GEMM_TILE_COPIES_B, edge>(smem + gemm_tile_b_base(variant, s) + bc.at0,
+                                                   bc.b, bc.b_base, s);
+        }
+        copy_commit();
+    }
+    const uint32_t a_at0 = gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane),
+                   b_at0 = gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane);
+    fragments f[2];
+    int stage = 0, fill = GEMM_TILE_STAGES - 1; /* gemm_tile_stage_of(kt), of kt + STAGES - 1 */
+    copy_wait<GEMM_TILE_STAGES - 2>();
+    __syncthreads();
+    load_fragments<V>(f[0], smem + gemm_tile_a_base(variant, 0),
+                      smem + gemm_tile_b_base(variant, 0), a_at0, b_at0, 0);
+    for (int64_t kt = 0; kt < ktiles; ++kt) {
+        const int64_t fill_kt = kt + GEMM_TILE_STAGES - 1;
+#pragma unroll
+        for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
+            if (kk == GEMM_TILE_KK - 1) {
+                copy_wait<GEMM_TILE_STAGES - 2>();
+                __syncthreads();
+                stage = next_stage(stage);
+            }
+            if (kk < GEMM_TILE_KK - 1 || kt + 1 < ktiles)
+                load_fragments<V>(f[(kk + 1) % 2], smem + gemm_tile_a_base(variant, stage),
+                                  smem + gemm_tile_b_base(variant, stage), a_at0, b_at0,
+                                  (kk + 1) % GEMM_TILE_KK);
+            if (kk == 0 && fill_kt < ktiles)
+                copy_tile<V, GEMM_TILE_COPIES_A, edge>(
+                    smem + gemm_tile_a_base(variant, fill) + bc.at0, bc.a, bc.a_base, fill_kt);
+            if (kk == 1) {
+                if (fill_kt < ktiles)
+                    copy_tile<V, GEMM_TILE_COPIES_B, edge>(
+                        smem + gemm_tile_b_base(variant, fill) + bc.at0, bc.b, bc.b_base, fill_kt);
+                copy_commit();
+                fill = next_stage(fill);
+            }
+            multiply_step(acc, f[kk % 2]);
+        }
+    }
+    copy_wait<0>(); /* only empty groups are left; leave none behind */
+}
+
+/* Block blockIdx.x computes tile gemm_tile_block_tile of C. pairs: n is even
+ * and c aligned to two elements, so neighbours go out in one store. */
 template <int V, typename Out>
 __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
     gemm_tile_kernel(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n, int64_t k,
@@ -147,11 +261,11 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
     extern __shared__ __align__(128) unsigned char tiles[];
     const uint32_t smem = (uint32_t)__cvta_generic_to_shared(tiles);
     const int thread = (int)threadIdx.x, warp = thread / 32, lane = thread % 32;
-    const int64_t row0 = (int64_t)blockIdx.y * GEMM_TILE_BM,
-                  col0 = (int64_t)blockIdx.x * GEMM_TILE_BN;
-    const int64_t ktiles = gemm_tile_tiles_k(k);
+    int64_t tile_m, tile_n;
+    gemm_tile_block_tile(blockIdx.x, gemm_tile_tiles_m(m), gemm_tile_tiles_n(n), &tile_m, &tile_n);
+    const int64_t row0 = tile_m * GEMM_TILE_BM, col0 = tile_n * GEMM_TILE_BN;
 
-    float acc[GEMM_TILE_MI][2 * GEMM_TILE_NJ][4];
+    warp_acc acc;
 #pragma unroll
     for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
 #pragma unroll
@@ -160,61 +274,13 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
             for (int e = 0; e < 4; ++e)
                 acc[mi][nt][e] = 0.0f;
 
-    /* The pipeline: STAGES - 1 tiles in flight before the first multiply; one
-     * group committed every step (empty past the last tile) so that
-     * wait_group's count always means "tile kt has landed". */
-    const copy_plan pa = plan_copies(a, row0, m, k, thread),
-                    pb = plan_copies(b, col0, n, k, thread);
-    const uint32_t copy_at0 = gemm_tile_copy_offset(variant, thread, 0);
-#pragma unroll
-    for (int s = 0; s < GEMM_TILE_STAGES - 1; ++s) {
-        if (s < ktiles)
-            load_ktile<V>(smem, copy_at0, pa, pb, a, b, s, s);
-        copy_commit();
-    }
-    /* Each lane's ldmatrix offsets at k16 step 0; gemm_tile_ldmatrix_step
-     * moves them to step kk. */
-    uint32_t a_at0[GEMM_TILE_MI], b_at0[GEMM_TILE_NJ];
-#pragma unroll
-    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-        a_at0[mi] = gemm_tile_ldmatrix_a(variant, warp, mi, 0, lane);
-#pragma unroll
-    for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
-        b_at0[nj] = gemm_tile_ldmatrix_b(variant, warp, nj, 0, lane);
-
-    /* stage: gemm_tile_stage_of(kt), and the next load's, kept as counters */
-    for (int64_t kt = 0, stage = 0, next_stage = GEMM_TILE_STAGES - 1; kt < ktiles; ++kt) {
-        copy_wait<GEMM_TILE_STAGES - 2>();
-        /* Tile kt is visible to all, and every warp is done with tile kt - 1,
-         * whose stage the next load overwrites. */
-        __syncthreads();
-        if (kt + GEMM_TILE_STAGES - 1 < ktiles)
-            load_ktile<V>(smem, copy_at0, pa, pb, a, b, kt + GEMM_TILE_STAGES - 1, (int)next_stage);
-        copy_commit();
-        next_stage = next_stage + 1 == GEMM_TILE_STAGES ? 0 : next_stage + 1;
-
-        const uint32_t a_tile = smem + gemm_tile_a_base(variant, (int)stage),
-                       b_tile = smem + gemm_tile_b_base(variant, (int)stage);
-#pragma unroll
-        for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
-            uint32_t af[GEMM_TILE_MI][4], bf[GEMM_TILE_NJ][4];
-#pragma unroll
-            for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-                ldmatrix_x4(af[mi], a_tile + gemm_tile_ldmatrix_step(variant, a_at0[mi], kk));
-#pragma unroll
-            for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
-                ldmatrix_x4(bf[nj], b_tile + gemm_tile_ldmatrix_step(variant, b_at0[nj], kk));
-                /* bf[nj]: b0b1, b2b3 of n8 tile 2 nj, then of n8 tile 2 nj + 1. */
-#pragma unroll
-            for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-#pragma unroll
-                for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
-                    mma_16816(acc[mi][nt], af[mi], bf[nt / 2][2 * (nt % 2)],
-                              bf[nt / 2][2 * (nt % 2) + 1]);
-        }
-        stage = stage + 1 == GEMM_TILE_STAGES ? 0 : stage + 1;
-    }
-    copy_wait<0>(); /* only empty groups are left; leave none behind */
+    const block_copies bc = {plan_copies(a, row0, m, k, thread), plan_copies(b, col0, n, k, thread),
+                             a, b, gemm_tile_copy_offset(variant, thread, 0)};
+    const int64_t ktiles = gemm_tile_tiles_k(k);
+    if (row0 + GEMM_TILE_BM <= m && col0 + GEMM_TILE_BN <= n && k % GEMM_TILE_BK == 0)
+        multiply<V, false>(acc, smem, bc, ktiles, warp, lane);
+    else
+        multiply<V, true>(acc, smem, bc, ktiles, warp, lane);
 
     /* The accumulators of mma.m16n8k16: c0 c1 at row lane / 4, columns
      * 2 (lane % 4) + 0, 1; c2 c3 eight rows further down. */
@@ -256,8 +322,8 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     if (err != cudaSuccess)
         return err;
-    const dim3 grid((unsigned)gemm_tile_tiles_n(n), (unsigned)gemm_tile_tiles_m(m));
-    gemm_tile_kernel<V, Out><<<grid, GEMM_TILE_THREADS, bytes, stream>>>(c, a, b, m, n, k, pairs);
+    const unsigned blocks = (unsigned)(gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n));
+    gemm_tile_kernel<V, Out><<<blocks, GEMM_TILE_THREADS, bytes, stream>>>(c, a, b, m, n, k, pairs);
     return cudaGetLastError();
 }
 
@@ -267,7 +333,7 @@ static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t
 {
     if ((unsigned)variant >= GEMM_TILE_VARIANTS || c == NULL || a == NULL || b == NULL || m < 1 ||
         n < 1 || k < 8 || k % 8 != 0 || (uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0 ||
-        gemm_tile_tiles_m(m) > 65535 || gemm_tile_tiles_n(n) > INT_MAX)
+        gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n))
         return cudaErrorInvalidValue;
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
     switch (variant) {

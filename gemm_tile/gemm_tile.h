@@ -41,8 +41,9 @@ enum gemm_tile_variant {
  * whole 16-byte copies); m and n any size >= 1 (edge tiles are predicated).
  * a and b must be 16-byte aligned (cudaMalloc's are). Returns
  * cudaErrorInvalidValue, and launches nothing, for a bad variant, k not a
- * positive multiple of 8, m or n < 1, m > 8,388,480 (65535 tile rows), a
- * null pointer, or a or b not 16-byte aligned; else the launch's error. */
+ * positive multiple of 8, m or n < 1, more than 2^31 - 1 tiles of C (one
+ * block each: 128 x 256 elements), a null pointer, or a or b not 16-byte
+ * aligned; else the launch's error. */
 cudaError_t gemm_tile_f32(enum gemm_tile_variant variant, float *c, const uint16_t *a,
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream);
 

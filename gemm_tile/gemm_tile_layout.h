@@ -4,11 +4,11 @@
  * calls the very same functions for every lane of every warp, so the model
  * cannot drift from the code.
  *
- * A block computes a 128 x 128 tile of C, 64 of K at a time. Its A tile (128
- * rows of M, 64 fp16 of K each) and its B tile (128 columns of N, 64 fp16 of
- * K each: B is column-major, so a column is a contiguous row of K) have the
- * same shape: 128 rows of 8 chunks of 16 bytes. Chunk c of row r holds K
- * values 8c .. 8c + 7. The variants place chunk (r, c) at:
+ * A block computes a BM x BN tile of C (128 x 256 by default), 64 of K at a
+ * time. Its A tile (BM rows of M, 64 fp16 of K each) and its B tile (BN
+ * columns of N, 64 fp16 of K each: B is column-major, so a column is a
+ * contiguous row of K) have the same form: rows of 8 chunks of 16 bytes.
+ * Chunk c of row r holds K values 8c .. 8c + 7. The variants place chunk (r, c) at:
  *
  *   rowmajor   128 r + 16 c              ldmatrix's 8 rows of one chunk column
  *                                        share 4 banks: 8 wavefronts, 8-way
@@ -21,10 +21,14 @@
  * (NVIDIA CUTLASS, include/cute/swizzle.hpp): bits 6-8 of the offset (r % 8)
  * XORed into bits 3-5 (the chunk). common/swizzle.h computes it.
  *
- * The cp.async copies that fill a tile write 8 lanes (a quarter-warp, served
- * together for 16-byte stores) to the 8 chunks of one row: 128 contiguous
- * bytes, or (swizzled) one row's 8 chunks in another order: every bank once
- * in all three variants. */
+ * The cp.async copies that fill a tile: 8 lanes write the 8 chunks of one
+ * row, read from one 128-byte line of global memory. The H100 serves such a
+ * group in one wavefront when it fills one whole aligned 128-byte line of
+ * shared memory (rowmajor; swizzled, whose row holds its 8 chunks in another
+ * order), else one a 64-byte segment it touches: padded's rows start 16 r
+ * bytes into a line, 2.6 wavefronts a group (docs/bank-rules.md, "cp.async").
+ * So the padded tile fixes ldmatrix and breaks cp.async; the swizzled tile
+ * keeps both at the ideal. */
 #ifndef BANKFREE_GEMM_TILE_LAYOUT_H
 #define BANKFREE_GEMM_TILE_LAYOUT_H
 
@@ -40,32 +44,41 @@
 #define GEMM_TILE_BM 128 /* rows of C (and of the A tile) a block computes */
 #endif
 #ifndef GEMM_TILE_BN
-#define GEMM_TILE_BN 128 /* columns of C (rows of the B tile) a block computes */
+#define GEMM_TILE_BN 256 /* columns of C (rows of the B tile) a block computes */
 #endif
 #ifndef GEMM_TILE_WARP_N
-#define GEMM_TILE_WARP_N 32 /* C a warp computes: 64 x WARP_N */
+#define GEMM_TILE_WARP_N 64 /* C a warp computes: 64 x WARP_N */
 #endif
 #ifndef GEMM_TILE_STAGES
 #define GEMM_TILE_STAGES 3 /* tiles in flight: 2 loading while 1 is multiplied */
 #endif
 #ifndef GEMM_TILE_BLOCKS_PER_SM
-#define GEMM_TILE_BLOCKS_PER_SM 2 /* __launch_bounds__: registers for this many blocks an SM */
+#define GEMM_TILE_BLOCKS_PER_SM 1 /* __launch_bounds__: registers for this many blocks an SM */
 #endif
-#define GEMM_TILE_BK        64  /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
-#define GEMM_TILE_CHUNKS    8   /* 16-byte chunks a tile row */
-#define GEMM_TILE_THREADS   256 /* 8 warps: BM / 64 along M by BN / WARP_N along N */
+#ifndef GEMM_TILE_GROUP_M
+#define GEMM_TILE_GROUP_M 16 /* rows of tiles the grid's order walks down (gemm_tile_block_tile)   \
+                              */
+#endif
+#define GEMM_TILE_BK        64 /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
+#define GEMM_TILE_CHUNKS    8  /* 16-byte chunks a tile row */
 #define GEMM_TILE_WARP_M    64
+#define GEMM_TILE_WARPS_M   (GEMM_TILE_BM / GEMM_TILE_WARP_M)
 #define GEMM_TILE_WARPS_N   (GEMM_TILE_BN / GEMM_TILE_WARP_N)
+#define GEMM_TILE_THREADS   (32 * GEMM_TILE_WARPS_M * GEMM_TILE_WARPS_N) /* a warp a warp tile */
 #define GEMM_TILE_MI        (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
 #define GEMM_TILE_NJ        (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
 #define GEMM_TILE_KK        (GEMM_TILE_BK / 16)     /* k16 steps a stage */
-/* cp.async copies a thread makes for one tile: rows x 8 chunks / 256 threads. */
+/* cp.async copies a thread makes for one tile: rows x 8 chunks / threads. */
 #define GEMM_TILE_COPIES_A  (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
 /* Rows one round of copies covers: a thread's copies are this many rows apart. */
 #define GEMM_TILE_COPY_ROWS (GEMM_TILE_THREADS / GEMM_TILE_CHUNKS)
 #define GEMM_TILE_COPIES_B  (GEMM_TILE_BN * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
-#if (GEMM_TILE_BM / GEMM_TILE_WARP_M) * GEMM_TILE_WARPS_N * 32 != GEMM_TILE_THREADS
-#error "gemm_tile: the warp tiles must cover the block tile with 8 warps"
+#if GEMM_TILE_BM % GEMM_TILE_WARP_M || GEMM_TILE_BN % GEMM_TILE_WARP_N || GEMM_TILE_WARP_N % 16
+#error "gemm_tile: the warp tiles (64 x WARP_N, WARP_N a multiple of 16) must cover the block tile"
+#endif
+#if GEMM_TILE_BM * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS ||                                         \
+    GEMM_TILE_BN * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS || GEMM_TILE_COPY_ROWS % 8
+#error "gemm_tile: each thread makes whole copies, a multiple of 8 rows apart"
 #endif
 
 /* Bytes from one tile row to the next. */
@@ -115,12 +128,13 @@ static BF_HD uint32_t gemm_tile_b_base(enum gemm_tile_variant variant, int stage
 /* ---- cp.async: global to shared, 16 bytes a lane ---- */
 
 /* Copy `copy` (0 .. GEMM_TILE_COPIES_A or _B - 1) of thread `thread` moves chunk
- * `chunk` of tile row `row`: the block's 256 threads take 256 consecutive
- * chunks (32 rows) at a time, so a warp copies 4 whole rows, 8 lanes a row,
- * and the lanes of a quarter-warp read 128 contiguous bytes of global memory. */
+ * `chunk` of tile row `row`: the block's threads take as many consecutive
+ * chunks (GEMM_TILE_COPY_ROWS rows) at a time, so a warp copies 4 whole rows,
+ * 8 lanes a row, and the lanes of a quarter-warp read 128 contiguous bytes of
+ * global memory. */
 static BF_HD int gemm_tile_copy_row(int thread, int copy)
 {
-    return (copy * GEMM_TILE_THREADS + thread) / GEMM_TILE_CHUNKS; /* thread / 8 + 32 copy */
+    return (copy * GEMM_TILE_THREADS + thread) / GEMM_TILE_CHUNKS; /* thread / 8 + COPY_ROWS copy */
 }
 static BF_HD int gemm_tile_copy_chunk(int thread, int copy)
 {
@@ -197,9 +211,19 @@ static BF_HD uint32_t gemm_tile_ldmatrix_step(enum gemm_tile_variant variant, ui
     return variant == GEMM_TILE_SWIZZLED ? at_step0 ^ step : at_step0 + step;
 }
 
+/* Bytes from the ldmatrix addresses of m16 tile mi (or n16 pair nj) to
+ * those of mi + 1: 16 rows, a multiple of 8, so row % 8 and the swizzle stay:
+ * ldmatrix_a(mi, kk) = ldmatrix_step(ldmatrix_a(0, 0), kk) + mi tile_stride
+ * in every layout (B alike). The kernel steps one address a k16 step and
+ * reaches the others with the instruction's immediate offset. */
+static BF_HD uint32_t gemm_tile_ldmatrix_tile_stride(enum gemm_tile_variant variant)
+{
+    return 16u * gemm_tile_row_bytes(variant);
+}
+
 /* ---- the grid ---- */
 
-/* Tiles of C along M (gridDim.y, at most 65535) and along N (gridDim.x). */
+/* Tiles of C along M and along N; the grid has one block a tile. */
 static BF_HD int64_t gemm_tile_tiles_m(int64_t m)
 {
     return (m + GEMM_TILE_BM - 1) / GEMM_TILE_BM;
@@ -208,6 +232,24 @@ static BF_HD int64_t gemm_tile_tiles_n(int64_t n)
 {
     return (n + GEMM_TILE_BN - 1) / GEMM_TILE_BN;
 }
+/* The tile of C (row tile_m, column tile_n) that block `block` computes. The
+ * blocks run roughly in order, a wave of them at a time; taken row by row, a
+ * wave would read a few rows of A tiles and every column of B. So the order
+ * goes down GEMM_TILE_GROUP_M rows of tiles, column after column: a wave then
+ * reads about as many rows as columns, and fetches fewer bytes from DRAM for
+ * the same multiplies (Triton's "grouped ordering", OpenAI Triton tutorial
+ * "Matrix Multiplication"). */
+static BF_HD void gemm_tile_block_tile(int64_t block, int64_t tiles_m, int64_t tiles_n,
+                                       int64_t *tile_m, int64_t *tile_n)
+{
+    const int64_t group_tiles = GEMM_TILE_GROUP_M * tiles_n,
+                  first = block / group_tiles * GEMM_TILE_GROUP_M;
+    const int64_t rows = tiles_m - first < GEMM_TILE_GROUP_M ? tiles_m - first : GEMM_TILE_GROUP_M;
+    const int64_t in_group = block % group_tiles;
+    *tile_m = first + in_group % rows;
+    *tile_n = in_group / rows;
+}
+
 /* K tiles a block walks through the pipeline (the last one zero-filled past k). */
 static BF_HD int64_t gemm_tile_tiles_k(int64_t k)
 {

@@ -48,20 +48,22 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
                    &sites[GEMM_TILE_SITE_COPY_A]);
         add_copies(variant, b_base, GEMM_TILE_COPIES_B, warp, at->col0, at->n, at,
                    &sites[GEMM_TILE_SITE_COPY_B]);
-        /* as the kernel: each lane's step-0 offsets, stepped to kk */
+        /* as the kernel: each lane's offset for tile 0 at step 0, stepped
+         * to kk, then a tile stride a tile */
+        const uint32_t tile = gemm_tile_ldmatrix_tile_stride(variant);
         for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] =
-                        a_base + gemm_tile_ldmatrix_step(
-                                     variant, gemm_tile_ldmatrix_a(variant, warp, mi, 0, lane), kk);
+                    addr[lane] = a_base + (uint32_t)mi * tile +
+                                 gemm_tile_ldmatrix_step(
+                                     variant, gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane), kk);
                 bf_site_add(&sites[GEMM_TILE_SITE_LDSM_A], rules, addr, ~0u);
             }
             for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] =
-                        b_base + gemm_tile_ldmatrix_step(
-                                     variant, gemm_tile_ldmatrix_b(variant, warp, nj, 0, lane), kk);
+                    addr[lane] = b_base + (uint32_t)nj * tile +
+                                 gemm_tile_ldmatrix_step(
+                                     variant, gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane), kk);
                 bf_site_add(&sites[GEMM_TILE_SITE_LDSM_B], rules, addr, ~0u);
             }
         }

@@ -30,7 +30,8 @@ extern const struct bf_family gemm_tile_family;
 static const struct bf_variant variants[GEMM_TILE_VARIANTS] = {
     [GEMM_TILE_ROWMAJOR] = {"rowmajor", "128-byte tile rows: ldmatrix 8-way (8 rows of one 16-byte "
                                         "column in 4 banks)"},
-    [GEMM_TILE_PADDED] = {"padded", "144-byte tile rows (+16 B): ldmatrix and cp.async 1 way"},
+    [GEMM_TILE_PADDED] = {"padded", "144-byte tile rows (+16 B): ldmatrix 1 way, cp.async 2.6-way "
+                                    "(rows start inside a 128-byte line)"},
     [GEMM_TILE_SWIZZLED] = {"swizzled", "128-byte rows, chunk ^= row % 8 (CuTe Swizzle<3,3,3>): "
                                         "ldmatrix and cp.async 1 way, no spare bytes"},
 };
@@ -41,7 +42,9 @@ enum { TYPE_F32, TYPE_F16 };
 
 /* Sizes are M x N x K. The issue's small shapes (8, 16, 24, 40, 1 x 1 x 8,
  * primes for M and N), edge tiles on every side, K tails of the 64-wide K
- * tile, two K the launcher must refuse (12, 20), and the large ones checked
+ * tile, interior and edge blocks in one launch (300 x 600 x 128; they run
+ * different copy code), two K the launcher must refuse (12, 20), and the
+ * large ones checked
  * against cublasGemmEx. */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {16, 16, 16}},       {3, {24, 24, 24}},
@@ -49,16 +52,17 @@ static const struct bf_size test_sizes[] = {
     {3, {16, 16, 20}},       {3, {7, 13, 8}},         {3, {13, 7, 24}},
     {3, {31, 37, 40}},       {3, {127, 131, 64}},     {3, {129, 127, 72}},
     {3, {257, 509, 200}},    {3, {1, 517, 136}},      {3, {517, 1, 136}},
-    {3, {1000, 1000, 1000}}, {3, {4096, 4096, 4096}}, {3, {8192, 1024, 8192}},
-    {3, {1000, 4096, 8192}}, {3, {8192, 8192, 8192}},
+    {3, {300, 600, 128}},    {3, {1000, 1000, 1000}}, {3, {4096, 4096, 4096}},
+    {3, {8192, 1024, 8192}}, {3, {1000, 4096, 8192}}, {3, {8192, 8192, 8192}},
 };
 static const struct bf_size quick_sizes[] = {
-    {3, {1, 1, 8}}, {3, {40, 40, 40}}, {3, {127, 131, 64}}, {3, {257, 509, 200}}, {3, {16, 16, 20}},
+    {3, {1, 1, 8}},       {3, {40, 40, 40}},    {3, {127, 131, 64}},
+    {3, {257, 509, 200}}, {3, {300, 600, 128}}, {3, {16, 16, 20}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
-/* For ncu: 64 and 256 blocks (one wave at 2 blocks an SM on 132 SMs), one
- * with edge tiles, and the bench's 4096 (1024 blocks, many waves). */
+/* For ncu: 32 and 128 blocks (under one wave at one block an SM on 132 SMs),
+ * one with edge tiles, and the bench's 4096 (512 blocks, four waves). */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
                                           {3, {1000, 1000, 1000}},
                                           {3, {2048, 2048, 512}},

@@ -110,13 +110,16 @@ static void test_kernel_shortcuts(void)
         for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
             for (int lane = 0; lane < 32; ++lane)
                 for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
+                    const uint32_t a_at = gemm_tile_ldmatrix_step(
+                                       var, gemm_tile_ldmatrix_a(var, warp, 0, 0, lane), kk),
+                                   b_at = gemm_tile_ldmatrix_step(
+                                       var, gemm_tile_ldmatrix_b(var, warp, 0, 0, lane), kk),
+                                   tile = gemm_tile_ldmatrix_tile_stride(var);
                     for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-                        bad_step += gemm_tile_ldmatrix_step(
-                                        var, gemm_tile_ldmatrix_a(var, warp, mi, 0, lane), kk) !=
+                        bad_step += a_at + (uint32_t)mi * tile !=
                                     gemm_tile_ldmatrix_a(var, warp, mi, kk, lane);
                     for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
-                        bad_step += gemm_tile_ldmatrix_step(
-                                        var, gemm_tile_ldmatrix_b(var, warp, nj, 0, lane), kk) !=
+                        bad_step += b_at + (uint32_t)nj * tile !=
                                     gemm_tile_ldmatrix_b(var, warp, nj, kk, lane);
                 }
         for (int t = 0; t < GEMM_TILE_THREADS; ++t)
@@ -128,7 +131,7 @@ static void test_kernel_shortcuts(void)
                                 gemm_tile_copy_row(t, 0) + GEMM_TILE_COPY_ROWS * i ||
                             gemm_tile_copy_chunk(t, i) != gemm_tile_copy_chunk(t, 0);
     }
-    EXPECT_EQ(bad_step, 0, "ldmatrix addresses stepped from step 0");
+    EXPECT_EQ(bad_step, 0, "ldmatrix addresses stepped from tile 0's at step 0");
     EXPECT_EQ(bad_copy, 0, "copies strided from copy 0");
 }
 
@@ -245,7 +248,7 @@ static void test_launch(void)
 {
     const int64_t blocks = ((300 + GEMM_TILE_BM - 1) / GEMM_TILE_BM) *
                            ((200 + GEMM_TILE_BN - 1) / GEMM_TILE_BN),
-                  ktiles = 4, warps = 8;
+                  ktiles = 4, warps = GEMM_TILE_THREADS / 32;
     for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
         struct bf_site s[BF_MAX_SITES];
         int n = gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 256, &bf_rules_sm90, s);
@@ -442,12 +445,12 @@ static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, 
                       float *c)
 {
     const int64_t row0 = by * GEMM_TILE_BM, col0 = bx * GEMM_TILE_BN;
-    static float acc[8][GEMM_TILE_MI][2 * GEMM_TILE_NJ][32][4];
+    static float acc[GEMM_TILE_THREADS / 32][GEMM_TILE_MI][2 * GEMM_TILE_NJ][32][4];
     memset(acc, 0, sizeof acc);
     for (int64_t kt = 0; kt < gemm_tile_tiles_k(e->k); ++kt) {
         const int stage = gemm_tile_stage_of(kt);
         emu_load_ktile(e, v, row0, col0, kt, stage);
-        for (int warp = 0; warp < 8; ++warp)
+        for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
             for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
                 static uint16_t af[GEMM_TILE_MI][4][32][2], bf[GEMM_TILE_NJ][4][32][2];
                 uint32_t addr[32];
@@ -469,7 +472,7 @@ static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, 
                                 bf[nt / 2][2 * (nt % 2) + 1]);
             }
     }
-    for (int warp = 0; warp < 8; ++warp)
+    for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
         for (int lane = 0; lane < 32; ++lane) {
             const int64_t warp_row = row0 + gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + lane / 4,
                           warp_col =
@@ -484,6 +487,38 @@ static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, 
                                 c[row * e->n + col] = acc[warp][mi][nt][lane][2 * half + j];
                         }
                 }
+        }
+}
+
+/* The grid's order (gemm_tile_block_tile) gives every tile of C to exactly
+ * one block, for grids smaller and larger than a group, and not a multiple. */
+static void test_block_order(void)
+{
+    static const int64_t sizes[] = {1,
+                                    2,
+                                    3,
+                                    GEMM_TILE_GROUP_M - 1,
+                                    GEMM_TILE_GROUP_M,
+                                    GEMM_TILE_GROUP_M + 1,
+                                    3 * GEMM_TILE_GROUP_M + 5,
+                                    64};
+    static unsigned char seen[64 * 64];
+    const int count = (int)(sizeof sizes / sizeof *sizes);
+    for (int i = 0; i < count; ++i)
+        for (int j = 0; j < count; ++j) {
+            const int64_t tiles_m = sizes[i], tiles_n = sizes[j];
+            if (tiles_m > 64 || tiles_n > 64)
+                continue;
+            memset(seen, 0, sizeof seen);
+            int64_t bad = 0;
+            for (int64_t block = 0; block < tiles_m * tiles_n; ++block) {
+                int64_t tm = -1, tn = -1;
+                gemm_tile_block_tile(block, tiles_m, tiles_n, &tm, &tn);
+                if (tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n || seen[tm * tiles_n + tn]++)
+                    ++bad;
+            }
+            EXPECT(bad == 0, "block order, %lld x %lld tiles: %lld blocks off the grid or repeated",
+                   (long long)tiles_m, (long long)tiles_n, (long long)bad);
         }
 }
 
@@ -504,9 +539,12 @@ static void test_emulated(void)
         struct emulated e = {smem, a, b, m, n, k};
         for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
             c[i] = NAN; /* poisoned */
-        for (int64_t by = 0; by < gemm_tile_tiles_m(m); ++by)
-            for (int64_t bx = 0; bx < gemm_tile_tiles_n(n); ++bx)
-                emu_block(&e, (enum gemm_tile_variant)v, by, bx, c);
+        const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n);
+        for (int64_t block = 0; block < tiles_m * tiles_n; ++block) {
+            int64_t tile_m, tile_n;
+            gemm_tile_block_tile(block, tiles_m, tiles_n, &tile_m, &tile_n);
+            emu_block(&e, (enum gemm_tile_variant)v, tile_m, tile_n, c);
+        }
         const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
         EXPECT(err < 1e-6, "%s: the emulated kernel's C is off the reference: relative L2 %g",
                names[v], err);
@@ -523,6 +561,7 @@ int main(void)
     test_launch();
     test_half();
     test_reference();
+    test_block_order();
     test_emulated();
     return unit_finish("test_gemm_tile");
 }

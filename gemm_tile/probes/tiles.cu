@@ -59,9 +59,11 @@ static float median_ms(cublasHandle_t h, int which, float *c, const uint16_t *a,
 int main(void)
 {
     const int64_t sizes[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 1024, 8192}};
-    printf("tile %dx%dx%d, warp 64x%d, %d stages, %d blocks an SM (launch bounds), %u B shared\n",
-           GEMM_TILE_BM, GEMM_TILE_BN, GEMM_TILE_BK, GEMM_TILE_WARP_N, GEMM_TILE_STAGES,
-           GEMM_TILE_BLOCKS_PER_SM, gemm_tile_smem_bytes(GEMM_TILE_SWIZZLED));
+    printf("tile %dx%dx%d, %d warps of 64x%d, %d stages, %d blocks an SM (launch bounds), %u B "
+           "shared, order in groups of %d tile rows\n",
+           GEMM_TILE_BM, GEMM_TILE_BN, GEMM_TILE_BK, GEMM_TILE_THREADS / 32, GEMM_TILE_WARP_N,
+           GEMM_TILE_STAGES, GEMM_TILE_BLOCKS_PER_SM, gemm_tile_smem_bytes(GEMM_TILE_SWIZZLED),
+           GEMM_TILE_GROUP_M);
     cublasHandle_t h;
     cublasCreate(&h);
     for (const auto &s : sizes) {
