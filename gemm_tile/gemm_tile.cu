@@ -186,22 +186,64 @@ static __device__ __forceinline__ int next_stage(int stage)
     return stage + 1 == GEMM_TILE_STAGES ? 0 : stage + 1;
 }
 
+/* Where the K loop stands: the stage multiplied and the stage the next copies
+ * fill (gemm_tile_stage_of of kt and of kt + STAGES - 1, kept as counters),
+ * and each lane's ldmatrix offsets for m16 tile (n16 pair) 0 at step 0. */
+struct pipeline {
+    uint32_t smem, a_at0, b_at0;
+    int stage, fill;
+};
+
+/* acc += K tile kt. The fragments of step kk + 1 are read while step kk
+ * multiplies, and the last step reads the next tile's first: its barrier
+ * (tile kt + 1 visible to all, every warp done reading tile kt) comes before
+ * the last step's mma, which hides it. With `fill`, tile kt + STAGES - 1 is
+ * copied at steps 0 (A) and 1 (B), between mma, into the stage the last
+ * barrier freed; without, the group is empty. Two loops, not a predicate:
+ * ncu books an LDGSTS whose predicate is off at 32 shared wavefronts and 32
+ * sectors (docs/bank-rules.md, "cp.async"), which the model would not see. */
+template <int V, bool edge, bool fill>
+static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (&f)[2], pipeline &p,
+                                                      const block_copies &bc, int64_t kt,
+                                                      int64_t ktiles)
+{
+    static_assert(GEMM_TILE_KK >= 3, "the copies (steps 0, 1) go out before the wait (last step)");
+    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
+    const int64_t fill_kt = kt + GEMM_TILE_STAGES - 1;
+#pragma unroll
+    for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
+        if (kk == GEMM_TILE_KK - 1) {
+            copy_wait<GEMM_TILE_STAGES - 2>();
+            __syncthreads();
+            p.stage = next_stage(p.stage);
+        }
+        if (kk < GEMM_TILE_KK - 1 || kt + 1 < ktiles)
+            load_fragments<V>(f[(kk + 1) % 2], p.smem + gemm_tile_a_base(variant, p.stage),
+                              p.smem + gemm_tile_b_base(variant, p.stage), p.a_at0, p.b_at0,
+                              (kk + 1) % GEMM_TILE_KK);
+        if (fill && kk == 0)
+            copy_tile<V, GEMM_TILE_COPIES_A, edge>(
+                p.smem + gemm_tile_a_base(variant, p.fill) + bc.at0, bc.a, bc.a_base, fill_kt);
+        if (kk == 1) {
+            if (fill)
+                copy_tile<V, GEMM_TILE_COPIES_B, edge>(
+                    p.smem + gemm_tile_b_base(variant, p.fill) + bc.at0, bc.b, bc.b_base, fill_kt);
+            copy_commit();
+            p.fill = next_stage(p.fill);
+        }
+        multiply_step(acc, f[kk % 2]);
+    }
+}
+
 /* acc += the block's A rows times its B columns, K tile by K tile. Inlined
  * twice: for interior blocks (edge false: no predicates) and edge blocks.
- *
  * The pipeline: STAGES - 1 K tiles in flight ahead of the one multiplied,
  * one cp.async group committed a K tile (empty past the last) so that
- * wait_group's count always means "tile kt + 1 has landed". Within a K tile
- * the fragments of step kk + 1 are read while step kk multiplies, and the
- * last step reads the next tile's first: its barrier (tile kt + 1 visible to
- * all, every warp done reading tile kt) comes before the last step's mma,
- * which hides it. The next tile's copies go out at steps 0 (A) and 1 (B),
- * between mma, into the stage that barrier freed. */
+ * wait_group's count always means "tile kt + 1 has landed". */
 template <int V, bool edge>
 static __device__ __forceinline__ void
 multiply(warp_acc &acc, uint32_t smem, const block_copies &bc, int64_t ktiles, int warp, int lane)
 {
-    static_assert(GEMM_TILE_KK >= 3, "the copies (steps 0, 1) go out before the wait (last step)");
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
 #pragma unroll
     for (int s = 0; s < GEMM_TILE_STAGES - 1; ++s) {
@@ -213,40 +255,18 @@ multiply(warp_acc &acc, uint32_t smem, const block_copies &bc, int64_t ktiles, i
         }
         copy_commit();
     }
-    const uint32_t a_at0 = gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane),
-                   b_at0 = gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane);
+    pipeline p = {smem, gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane),
+                  gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane), 0, GEMM_TILE_STAGES - 1};
     fragments f[2];
-    int stage = 0, fill = GEMM_TILE_STAGES - 1; /* gemm_tile_stage_of(kt), of kt + STAGES - 1 */
     copy_wait<GEMM_TILE_STAGES - 2>();
     __syncthreads();
     load_fragments<V>(f[0], smem + gemm_tile_a_base(variant, 0),
-                      smem + gemm_tile_b_base(variant, 0), a_at0, b_at0, 0);
-    for (int64_t kt = 0; kt < ktiles; ++kt) {
-        const int64_t fill_kt = kt + GEMM_TILE_STAGES - 1;
-#pragma unroll
-        for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
-            if (kk == GEMM_TILE_KK - 1) {
-                copy_wait<GEMM_TILE_STAGES - 2>();
-                __syncthreads();
-                stage = next_stage(stage);
-            }
-            if (kk < GEMM_TILE_KK - 1 || kt + 1 < ktiles)
-                load_fragments<V>(f[(kk + 1) % 2], smem + gemm_tile_a_base(variant, stage),
-                                  smem + gemm_tile_b_base(variant, stage), a_at0, b_at0,
-                                  (kk + 1) % GEMM_TILE_KK);
-            if (kk == 0 && fill_kt < ktiles)
-                copy_tile<V, GEMM_TILE_COPIES_A, edge>(
-                    smem + gemm_tile_a_base(variant, fill) + bc.at0, bc.a, bc.a_base, fill_kt);
-            if (kk == 1) {
-                if (fill_kt < ktiles)
-                    copy_tile<V, GEMM_TILE_COPIES_B, edge>(
-                        smem + gemm_tile_b_base(variant, fill) + bc.at0, bc.b, bc.b_base, fill_kt);
-                copy_commit();
-                fill = next_stage(fill);
-            }
-            multiply_step(acc, f[kk % 2]);
-        }
-    }
+                      smem + gemm_tile_b_base(variant, 0), p.a_at0, p.b_at0, 0);
+    int64_t kt = 0;
+    for (; kt + GEMM_TILE_STAGES - 1 < ktiles; ++kt)
+        multiply_ktile<V, edge, true>(acc, f, p, bc, kt, ktiles);
+    for (; kt < ktiles; ++kt) /* the last STAGES - 1 tiles: nothing left to copy */
+        multiply_ktile<V, edge, false>(acc, f, p, bc, kt, ktiles);
     copy_wait<0>(); /* only empty groups are left; leave none behind */
 }
 

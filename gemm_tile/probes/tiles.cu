@@ -3,8 +3,8 @@
  * _STAGES, _BLOCKS_PER_SM; gemm_tile_layout.h) times the family's own
  * kernels at that tile. Per variant and size: median of 20 timed runs after
  * 3 warm-ups (CUDA events), TFLOP/s, and C against cublasGemmEx (relative L2
- * error; cuBLAS timed in the same run). Built and run by
- * gemm_tile/probes/run_probes.sh. */
+ * error; cuBLAS timed in the same run). `tiles N` runs the first N sizes
+ * only. Built and run by gemm_tile/probes/run_probes.sh. */
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,7 +56,7 @@ static float median_ms(cublasHandle_t h, int which, float *c, const uint16_t *a,
     return ms[ms.size() / 2];
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const int64_t sizes[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 1024, 8192}};
     printf("tile %dx%dx%d, %d warps of 64x%d, %d stages, %d blocks an SM (launch bounds), %u B "
@@ -66,7 +66,9 @@ int main(void)
            GEMM_TILE_GROUP_M);
     cublasHandle_t h;
     cublasCreate(&h);
-    for (const auto &s : sizes) {
+    const int count = argc > 1 ? atoi(argv[1]) : 3; /* the first `count` sizes */
+    for (int i = 0; i < count && i < 3; ++i) {
+        const auto &s = sizes[i];
         const int64_t m = s[0], n = s[1], k = s[2];
         uint16_t *a, *b;
         float *c, *want;
