@@ -9,7 +9,8 @@
 # kernels whose grid follows the GPU). The model's ops map to ncu's counters:
 # ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
 # _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts (exactly
-# where every copy is aligned, else between the ideal and the model); ldc
+# where every copy is aligned, else at least the ideal and within 10% of the
+# model: docs/bank-rules.md, "cp.async"); ldc
 # (constant-cache loads, not shared memory) to none: not checked here. The pipe
 # counters of ld, st and atom are printed beside them: they also book the data
 # banks' arbitration with other L1 traffic, and run a few percent over once
@@ -110,11 +111,12 @@ check_run() { # size type-options model-csv exact|sampled label
         elif [ "$s" != "$m" ] && [ "$op" = ldgsts ] && [ "$m" != "$(want "$3" "$1" ldgsts 10)" ]; then
             # Misaligned cp.async (pieces of global lines): the model's count is
             # what one warp alone costs; in a running kernel the H100 merges
-            # some pieces (docs/bank-rules.md). Held between the ideal and it.
+            # some pieces or splits others, as timing falls (docs/bank-rules.md).
+            # Held to at least the ideal and within 10% of the model.
             ideal=$(want "$3" "$1" ldgsts 10)
             verdict=$(awk -v s="$s" -v m="$m" -v i="$ideal" \
-                'BEGIN { if (s >= i && s <= m) printf "<="; else printf "!=" }')
-            [ "$verdict" = "<=" ] && verdict="<= ($(excess "$s" "$m"); misaligned cp.async: at most)"
+                'BEGIN { if (s >= i && s <= 1.1 * m && s >= 0.9 * m) printf "~"; else printf "!=" }')
+            [ "$verdict" = "~" ] && verdict="~ ($(excess "$s" "$m"); misaligned cp.async: within 10%)"
         elif [ "$s" != "$m" ]; then
             verdict="!="
         fi
