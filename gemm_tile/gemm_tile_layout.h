@@ -56,8 +56,7 @@
 #define GEMM_TILE_BLOCKS_PER_SM 1 /* __launch_bounds__: registers for this many blocks an SM */
 #endif
 #ifndef GEMM_TILE_GROUP_M
-#define GEMM_TILE_GROUP_M 16 /* rows of tiles the grid's order walks down (gemm_tile_block_tile)   \
-                              */
+#define GEMM_TILE_GROUP_M 16 /* tile rows the grid walks down at a time (gemm_tile_block_tile) */
 #endif
 #define GEMM_TILE_BK        64 /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
 #define GEMM_TILE_CHUNKS    8  /* 16-byte chunks a tile row */
