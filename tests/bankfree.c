@@ -15,6 +15,7 @@
 #include "common/device.h"
 #include "common/registry.h"
 #include "common/report.h"
+#include "tests/compare.h"
 #include "tests/cli.h"
 #include "tests/families.h"
 
@@ -376,6 +377,8 @@ static int run(const struct bf_options *o, const char *cmdline)
         return cmd_list(o);
     case BF_CMD_MODEL:
         return cmd_model(o, cmdline);
+    case BF_CMD_COMPARE:
+        return bf_compare(o->files[0], o->files[1], o->format, cmdline);
     default:
         break;
     }

@@ -41,6 +41,14 @@ static const struct command_spec {
                       1},
     [BF_CMD_DEVICE] = {"device", "bankfree device [OPTIONS]",
                        "The GPU bankfree would use, and the CUDA versions (exit 77 if none).\n", 0},
+    [BF_CMD_COMPARE] =
+        {"compare", "bankfree compare A.json B.json [OPTIONS]",
+         "Two runs of `bankfree bench --format json` (two GPUs, two commits) side\n"
+         "by side: per variant and size, B's median time against A's, flagged\n"
+         "slower or faster where the change is beyond the larger noise of the two\n"
+         "runs and at least 1% (the bench's noise target). Exit 0 when no variant\n"
+         "got slower, 1 when one did, 2 when a file cannot be read as a bench run.\n",
+         0},
 };
 
 enum option_id {
@@ -105,7 +113,7 @@ static const struct option_spec {
                        "environment variable BANKFREE_MEM_LIMIT, else what is free"},
     [OPT_FORMAT] = {"--format", "F",
                     C(BF_CMD_MAIN) | C(BF_CMD_LIST) | C(BF_CMD_MODEL) | C(BF_CMD_BENCH) |
-                        C(BF_CMD_DEVICE),
+                        C(BF_CMD_DEVICE) | C(BF_CMD_COMPARE),
                     0,
                     "table (default), md, csv (a header row, then rows; the run's\n"
                     "facts go to stderr) or json"},
@@ -189,6 +197,7 @@ void bf_print_help(FILE *f, enum bf_command command)
               "  test     every variant checked against the CPU reference\n"
               "  bench    timings beside the copy ceiling and the vendor library\n"
               "  device   the GPU bankfree sees\n"
+              "  compare  two bench runs (JSON) side by side, changes beyond the noise\n"
               "  help     this, or `bankfree help COMMAND` (or COMMAND --help) for one\n"
               "           command and its options; with no command, bankfree takes\n"
               "           bench's options\n"
@@ -397,10 +406,16 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         return 0;
     }
 
-    int filtered = 0, seen[OPTIONS] = {0}, ntypes = 0;
+    int filtered = 0, seen[OPTIONS] = {0}, ntypes = 0, nfiles = 0;
     const char *type_text[BF_MAX_TYPES];
     for (int i = first; i < argc; ++i) {
         const char *a = argv[i];
+        if (a[0] != '-' && o->command == BF_CMD_COMPARE) {
+            if (nfiles == 2)
+                return fail(why, len, "compare takes two files ('%s' is a third)", a);
+            o->files[nfiles++] = a;
+            continue;
+        }
         if (a[0] != '-') {
             if (o->command == BF_CMD_MAIN)
                 return fail(why, len, "a filter ('%s') needs a command before it", a);
@@ -446,6 +461,8 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         if (apply_option(o, (enum option_id)id, v, type_text, &ntypes, why, len) != 0)
             return -1;
     }
+    if (o->command == BF_CMD_COMPARE && nfiles < 2)
+        return fail(why, len, "compare takes two files: bankfree compare A.json B.json");
     if (seen[OPT_SIZE] && seen[OPT_SIZES])
         return fail(why, len, "give --size or --sizes, not both");
     const char *limit = getenv("BANKFREE_MEM_LIMIT");

@@ -23,6 +23,7 @@ enum bf_command {
     BF_CMD_TEST,
     BF_CMD_BENCH,
     BF_CMD_DEVICE,
+    BF_CMD_COMPARE,
     BF_COMMANDS
 };
 
@@ -42,6 +43,7 @@ struct bf_options {
     int device;       /* CUDA device number, or -1: the current device */
     double mem_limit; /* bytes of GPU memory to assume at most (0: no limit) */
     enum bf_format format;
+    const char *files[2];       /* compare: the two runs, A then B */
     int sms;                    /* model: --sms, or 0 (the rules' own) */
     struct bf_bank_rules rules; /* model: a copy of the rules --rules names, --sms applied */
 };

@@ -4,6 +4,7 @@
  *                            line on stderr and exit 2 (checked before a GPU
  *                            is sought), help, output formats, the model
  *   test_cli BANKFREE --gpu  what needs the GPU to judge (77 without one) */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,14 @@
 #include "tests/unit.h"
 
 #define MAX_OUT 65536
+
+/* Built with the sanitizers (the sanitize-host preset), the runner takes
+ * several times as long to model: timing bounds scale by this. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOWDOWN 10.0
+#else
+#define SLOWDOWN 1.0
+#endif
 
 struct result {
     int status;
@@ -211,6 +220,244 @@ static void bad_input(void)
     expect_usage_error(ARGS("--bogus"), "(bankfree help bench lists them)");
 }
 
+/* A file under TMPDIR (or /tmp) holding len bytes of text; its path. */
+static const char *temp_file(const char *text, size_t len)
+{
+    static char paths[8][256];
+    static int next_path;
+    char *path = paths[next_path++ % 8];
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof paths[0], "%s/bankfree-cli-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd) != 0) {
+        perror("temp_file");
+        exit(1);
+    }
+    return path;
+}
+
+static const char *temp_text(const char *text)
+{
+    return temp_file(text, strlen(text));
+}
+
+/* A bench run as `bankfree bench --format json` writes it, rows abridged. */
+static const char *bench_json(double padded_ms, double noise_pct, const char *extra_row)
+{
+    static char text[2048];
+    snprintf(text, sizeof text,
+             "{\n  \"meta\": {\"device\": \"NVIDIA H100\", \"date\": \"2026-11-23\"},\n"
+             "  \"rows\": [\n"
+             "    {\"family\": \"transpose\", \"type\": \"f32\", \"size\": \"8192x8192\", "
+             "\"variant\": \"conflicting\", \"median_ms\": 1.2500, \"noise_pct\": 0.30, "
+             "\"l2\": \"flushed\", \"vs_vendor\": null},\n"
+             "    {\"family\": \"transpose\", \"type\": \"f32\", \"size\": \"8192x8192\", "
+             "\"variant\": \"padded\", \"median_ms\": %.4f, \"noise_pct\": %.2f}%s%s\n  ]\n}\n",
+             padded_ms, noise_pct, extra_row ? ",\n    " : "", extra_row ? extra_row : "");
+    return text;
+}
+
+static void expect_compare(const char *a, const char *b, int status, const char *want)
+{
+    static struct result r;
+    run(ARGS("compare", (char *)a, (char *)b), &r);
+    EXPECT(r.status == status && strstr(r.out, want) != NULL,
+           "compare: exit %d (want %d), want '%s' in:\n%s%s", r.status, status, want, r.out, r.err);
+}
+
+/* A file compare must refuse: exit 2, one line naming the file and `why`. */
+static void expect_refused(const char *text, size_t len, const char *why)
+{
+    static struct result r;
+    const char *good = temp_text(bench_json(0.5, 0.2, NULL)), *bad = temp_file(text, len);
+    run(ARGS("compare", (char *)good, (char *)bad), &r);
+    EXPECT(r.status == 2 && count_lines(r.err) == 1 && strstr(r.err, bad) != NULL &&
+               strncmp(r.err, "bankfree: compare: ", 19) == 0 && strstr(r.err, why) != NULL &&
+               r.out[0] == '\0',
+           "compare with '%.60s': exit %d, stderr '%s' (want '%s')", text, r.status, r.err, why);
+    unlink(bad);
+    unlink(good);
+}
+
+/* bankfree compare: verdicts, exit codes, and files it must refuse. */
+static void compare_runs(void)
+{
+    const char *a = temp_text(bench_json(0.5000, 0.20, NULL));
+    expect_compare(a, a, 0, "same");
+    expect_compare(a, temp_text(bench_json(0.5040, 0.20, NULL)), 0, "same");   /* +0.8% < 1% */
+    expect_compare(a, temp_text(bench_json(0.5300, 0.20, NULL)), 1, "slower"); /* +6% */
+    expect_compare(a, temp_text(bench_json(0.5300, 8.00, NULL)), 0, "same");   /* in B's noise */
+    expect_compare(a, temp_text(bench_json(0.4000, 0.20, NULL)), 0, "faster");
+    const char *more = temp_text(
+        bench_json(0.5, 0.2,
+                   "{\"family\": \"reduction\", \"type\": \"f32\", \"size\": \"268435456\", "
+                   "\"variant\": \"tuned\", \"median_ms\": 0.4, \"noise_pct\": 0.1}"));
+    expect_compare(a, more, 0, "only in B");
+    expect_compare(more, a, 0, "only in A");
+    static struct result r;
+    run(ARGS("compare", (char *)a, (char *)more, "--format", "json"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "\"verdict\": \"only in B\"") != NULL,
+           "compare --format json: %s%s", r.out, r.err);
+
+    expect_usage_error(ARGS("compare", (char *)a), "compare takes two files");
+    expect_usage_error(ARGS("compare"), "compare takes two files");
+    expect_usage_error(ARGS("compare", (char *)a, (char *)a, (char *)a), "is a third");
+    expect_usage_error(ARGS("compare", (char *)a, (char *)a, "--size", "3"),
+                       "--size means nothing to 'compare'");
+    expect_one_line(ARGS("compare", "/nonexistent/run.json", (char *)a), 2,
+                    "/nonexistent/run.json: No such file");
+    expect_one_line(ARGS("compare", (char *)a, "/"), 2, "compare: /:");
+
+    /* Truncated, wrong types, huge numbers, another command's JSON. */
+    const char *good = bench_json(0.5, 0.2, NULL);
+    expect_refused(good, strlen(good) / 2, "not JSON: byte");
+    expect_refused("", 0, "not JSON: byte 0");
+    expect_refused("\x7f\x45\x4c\x46\x02\x01", 6, "not JSON");
+    expect_refused("{\"rows\": {}}", 12, "no \"rows\" array");
+    expect_refused("[1, 2]", 6, "no \"rows\" array");
+    expect_refused("{\"rows\": [3]}", 13, "row 1 lacks family");
+    static const struct {
+        const char *family, *median_ms, *noise_pct, *why; /* members as JSON text */
+    } rows[] = {
+        {"1", "1", "0", "row 1 lacks family"},
+        {"\"f\"", "\"0.5\"", "0", "row 1 has no positive median_ms"},
+        {"\"f\"", "0", "0", "row 1 has no positive median_ms"},
+        {"\"f\"", "1e999", "0", "a number out of range"},
+        {"\"f\"", "1", "-3", "no noise_pct of 0 or more"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; ++i) {
+        char text[256];
+        int n = snprintf(text, sizeof text,
+                         "{\"rows\": [{\"family\": %s, \"type\": \"t\", \"size\": \"1\", "
+                         "\"variant\": \"v\", \"median_ms\": %s, \"noise_pct\": %s}]}",
+                         rows[i].family, rows[i].median_ms, rows[i].noise_pct);
+        expect_refused(text, (size_t)n, rows[i].why);
+    }
+    const char *twice = "{\"rows\": [{\"family\": \"f\", \"type\": \"t\", \"size\": \"1\", "
+                        "\"variant\": \"v\", \"median_ms\": 1, \"noise_pct\": 0}, "
+                        "{\"family\": \"f\", \"type\": \"t\", \"size\": \"1\", "
+                        "\"variant\": \"v\", \"median_ms\": 2, \"noise_pct\": 0}]}";
+    expect_refused(twice, strlen(twice), "row 2 repeats");
+    static struct result model;
+    run(ARGS("model", "transpose", "--size", "64x64", "--format", "json"), &model);
+    expect_refused(model.out, strlen(model.out), "has no positive median_ms: not a bench run");
+    char deep[200];
+    memset(deep, '[', sizeof deep);
+    expect_refused(deep, sizeof deep, "nested deeper than");
+    unlink(a);
+    unlink(more);
+}
+
+static uint64_t fuzz_next(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return *state >> 33;
+}
+
+/* Never a crash: random command lines and mangled runs get an exit code the
+ * help names (0, 1, 2 or 77), and an exit 2 one line on stderr. Commands that
+ * would run kernels get an unknown option among their words, so that only
+ * the parser runs. */
+static void fuzz(void)
+{
+    static const char *const words[] = {"list",
+                                        "model",
+                                        "help",
+                                        "compare",
+                                        "device",
+                                        "test",
+                                        "bench",
+                                        "--size",
+                                        "--sizes",
+                                        "--type",
+                                        "--sites",
+                                        "--rules",
+                                        "--sms",
+                                        "--reps",
+                                        "--flush-l2",
+                                        "--seed",
+                                        "--device",
+                                        "--mem-limit",
+                                        "--format",
+                                        "-h",
+                                        "--help",
+                                        "--size=",
+                                        "--format=json",
+                                        "=",
+                                        "-",
+                                        "--",
+                                        "0",
+                                        "1",
+                                        "3x3",
+                                        "1x1x8",
+                                        "-1",
+                                        "99999999999999999999",
+                                        "0x",
+                                        "1e999",
+                                        "json",
+                                        "csv",
+                                        "hw",
+                                        "f32",
+                                        "u8",
+                                        "same",
+                                        "transpose",
+                                        "gemm_tile/swizzled",
+                                        "nosuch/x",
+                                        "/",
+                                        "",
+                                        "\xff\xfe",
+                                        "a b",
+                                        "%s%n",
+                                        "cc1x",
+                                        "16G"};
+    const int nwords = (int)(sizeof words / sizeof *words);
+    uint64_t state = 2026;
+    int bad = 0;
+    static struct result r;
+    for (int i = 0; i < 150; ++i) {
+        char *argv[10] = {(char *)bankfree};
+        int n = 1 + (int)(fuzz_next(&state) % 6), safe = 1;
+        for (int k = 1; k <= n; ++k)
+            argv[k] = (char *)words[fuzz_next(&state) % (unsigned)nwords];
+        const char *cmd = argv[1];
+        safe = strcmp(cmd, "list") == 0 || strcmp(cmd, "help") == 0 || cmd[0] == '\0' ||
+               strcmp(cmd, "compare") == 0;
+        if (!safe || cmd[0] == '-' || cmd[0] == '\0')
+            argv[++n] = "--no-such-option"; /* only the parser runs */
+        argv[n + 1] = NULL;
+        run(argv, &r);
+        const int ok =
+            (r.status == 0 || r.status == 1 || r.status == 77 ||
+             (r.status == 2 && count_lines(r.err) == 1 && strncmp(r.err, "bankfree: ", 10) == 0));
+        if (!ok && bad++ < 5)
+            fprintf(stderr, "fuzz: bankfree%s: exit %d, stderr:\n%s", typed(argv), r.status, r.err);
+    }
+    const char *good = bench_json(0.5, 0.2, NULL);
+    const size_t len = strlen(good);
+    const char *a = temp_text(good);
+    for (int i = 0; i < 60; ++i) {
+        char text[2048];
+        size_t n = len;
+        memcpy(text, good, len);
+        if (i % 3 == 0)
+            n = fuzz_next(&state) % len; /* truncated */
+        else
+            for (int k = 0, changes = 1 + (int)(fuzz_next(&state) % 3); k < changes; ++k)
+                text[fuzz_next(&state) % len] = (char)(fuzz_next(&state) & 0xff);
+        const char *b = temp_file(text, n);
+        run(ARGS("compare", (char *)a, (char *)b), &r);
+        const int ok = r.status == 0 || r.status == 1 ||
+                       (r.status == 2 && count_lines(r.err) == 1 &&
+                        strncmp(r.err, "bankfree: compare: ", 19) == 0);
+        if (!ok && bad++ < 5)
+            fprintf(stderr, "fuzz: compare with a mangled run: exit %d, stderr:\n%s", r.status,
+                    r.err);
+        unlink(b);
+    }
+    unlink(a);
+    EXPECT_EQ(bad, 0, "fuzzed command lines and runs that crashed or said more than one line");
+}
+
 /* --type T: the type T, or either part of a type "A-B". */
 static void type_names(void)
 {
@@ -325,7 +572,7 @@ static void what_a_user_sees(void)
              "16777216x16777216", "--size", "256x1099511627776", "--size", "1099511627776x256",
              "--size", "1099511627776", "--size", "3"),
         &r);
-    EXPECT(r.status == 0 && r.seconds < small + 2.0,
+    EXPECT(r.status == 0 && r.seconds < SLOWDOWN * small + 2.0,
            "model at the largest sizes: exit %d in %.2f s (smallest: %.2f s)", r.status, r.seconds,
            small);
     /* An octal-looking number is decimal; hex needs 0x. */
@@ -416,6 +663,8 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[2], "--gpu") == 0)
         return gpu_cases();
     bad_input();
+    compare_runs();
+    fuzz();
     type_names();
     what_a_user_sees();
     gpu_or_plain_skip();
