@@ -1,6 +1,8 @@
 #include "common/bench.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/check.h"
 
@@ -97,4 +99,103 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
         model_cells(t, family, c[i].variant, type, size, ctx);
     }
     return failed;
+}
+
+const char *const bf_summary_columns[] = {
+    "family", "type",       "size",      "conflicting", "rate_before", "best",       "rate_after",
+    "unit",   "of_ceiling", "vs_vendor", "speedup",     "ways_before", "ways_after", NULL};
+
+static double number_in(const struct bf_table *t, int row, const char *column, int *have)
+{
+    const char *s = bf_table_cell(t, row, column);
+    *have = s != NULL;
+    return s ? strtod(s, NULL) : 0.0;
+}
+
+/* The model's ways of a row: the largest of ld, st and atom; 0 when it has
+ * no shared-memory sites (a comparator, or a variant without shared memory). */
+static double row_ways(const struct bf_table *t, int row)
+{
+    static const char *const cols[] = {"smem_ld_ways", "smem_st_ways", "smem_atom_ways"};
+    double ways = 0;
+    for (int i = 0; i < 3; ++i) {
+        int have;
+        const double w = number_in(t, row, cols[i], &have);
+        ways = have && w > ways ? w : ways;
+    }
+    return ways;
+}
+
+static int same_text(const struct bf_table *t, int a, int b, const char *column)
+{
+    const char *x = bf_table_cell(t, a, column), *y = bf_table_cell(t, b, column);
+    return x && y && strcmp(x, y) == 0;
+}
+
+static void num_cell(struct bf_table *s, const struct bf_table *t, int row, const char *column)
+{
+    const char *v = bf_table_cell(t, row, column);
+    if (v)
+        bf_table_num(s, "%s", v);
+    else
+        bf_table_none(s);
+}
+
+void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
+                      int nfamilies, struct bf_table *summary)
+{
+    for (int first = 0; first < bench->nrows; ++first) {
+        int seen = 0; /* a group is summed up at its first row */
+        for (int r = 0; r < first && !seen; ++r)
+            seen = same_text(bench, r, first, "family") && same_text(bench, r, first, "type") &&
+                   same_text(bench, r, first, "size");
+        const char *name = bf_table_cell(bench, first, "family");
+        const struct bf_family *f = NULL;
+        for (int i = 0; i < nfamilies && name && !f; ++i)
+            f = strcmp(families[i]->name, name) == 0 ? families[i] : NULL;
+        if (seen || f == NULL)
+            continue;
+        int before = -1, after = -1;
+        double after_ms = 0;
+        for (int r = first; r < bench->nrows; ++r) {
+            if (!same_text(bench, r, first, "family") || !same_text(bench, r, first, "type") ||
+                !same_text(bench, r, first, "size"))
+                continue;
+            const char *variant = bf_table_cell(bench, r, "variant");
+            int have;
+            const double ms = number_in(bench, r, "median_ms", &have);
+            if (variant == NULL || !have)
+                continue;
+            if (strcmp(variant, f->variants[f->conflicting].name) == 0) {
+                before = r;
+                continue;
+            }
+            int is_variant = 0;
+            for (int v = 0; v < f->nvariants; ++v)
+                is_variant |= strcmp(variant, f->variants[v].name) == 0;
+            if (is_variant && row_ways(bench, r) > 0 && (after < 0 || ms < after_ms)) {
+                after = r;
+                after_ms = ms;
+            }
+        }
+        if (before < 0 || after < 0)
+            continue;
+        int have;
+        const double before_ms = number_in(bench, before, "median_ms", &have);
+        bf_table_row(summary);
+        bf_table_text(summary, "%s", f->name);
+        bf_table_text(summary, "%s", bf_table_cell(bench, first, "type"));
+        bf_table_text(summary, "%s", bf_table_cell(bench, first, "size"));
+        bf_table_text(summary, "%s", f->variants[f->conflicting].name);
+        num_cell(summary, bench, before, "rate");
+        bf_table_text(summary, "%s", bf_table_cell(bench, after, "variant"));
+        num_cell(summary, bench, after, "rate");
+        const char *unit = bf_table_cell(bench, after, "unit");
+        bf_table_text(summary, "%s", unit ? unit : "");
+        num_cell(summary, bench, after, "of_ceiling");
+        num_cell(summary, bench, after, "vs_vendor");
+        bf_table_num(summary, "%.2f", before_ms / after_ms);
+        bf_table_num_if(summary, row_ways(bench, before) > 0, "%.2f", row_ways(bench, before));
+        bf_table_num(summary, "%.2f", row_ways(bench, after));
+    }
 }

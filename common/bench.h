@@ -53,6 +53,18 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
                  int type, const struct bf_size *size, double data_bytes, int warm,
                  const struct bf_bench_ctx *ctx, struct bf_table *table);
 
+/* The columns of the summary. */
+extern const char *const bf_summary_columns[];
+
+/* One row per family, type and size of a bench table (in its order): the
+ * family's conflicting variant beside its fastest other variant that has
+ * shared-memory sites in the model (the best conflict-free one), their
+ * rates, that one's of_ceiling and vs_vendor, the speedup (conflicting's
+ * time / its time) and the model's ways of both (the largest of ld, st and
+ * atom). A group without both is left out. */
+void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
+                      int nfamilies, struct bf_table *summary);
+
 #ifdef __cplusplus
 }
 #endif

@@ -79,6 +79,9 @@ struct bf_family {
     /* The bench's rate unit: NULL for GB/s (a contender's .bytes are the bytes
      * one run reads and writes); "GFLOP/s" where .bytes counts FLOPs. */
     const char *rate_unit;
+    /* The variant with the bank conflict the others remove: the summary's
+     * "before" (0 unless set). */
+    int conflicting;
     const struct bf_size *sizes[BF_SIZE_SETS];
     int nsizes[BF_SIZE_SETS];
 

@@ -289,6 +289,16 @@ void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format)
     }
 }
 
+const char *bf_table_cell(const struct bf_table *t, int row, const char *column)
+{
+    if (row < 0 || row >= t->nrows)
+        return NULL;
+    for (int c = 0; c < t->ncols; ++c)
+        if (strcmp(t->col[c], column) == 0)
+            return t->cell[row * t->ncols + c];
+    return NULL;
+}
+
 int bf_format_parse(const char *name, enum bf_format *out)
 {
     static const char *const names[] = {"table", "md", "csv", "json"};

@@ -49,6 +49,10 @@ void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format);
 /* The metadata as "# key: value" lines. */
 void bf_table_print_meta(FILE *f, const struct bf_table *t);
 
+/* The cell of row `row` under column `column`, as text; NULL when the cell is
+ * empty, the row or the column does not exist. */
+const char *bf_table_cell(const struct bf_table *t, int row, const char *column);
+
 /* "table", "md", "csv", "json": returns 0, or -1 if the name is none of those. */
 int bf_format_parse(const char *name, enum bf_format *out);
 

@@ -285,6 +285,7 @@ const struct bf_family histogram_family = {
     .summary = "256 bins of bytes, 4096 bins of 16-bit samples >> 4, any length",
     .variants = variants,
     .nvariants = HISTOGRAM_VARIANTS,
+    .conflicting = HISTOGRAM_SHARED,
     BF_ARRAY(types, types),
     .ndims = 1,
     .min_dim = 0,

@@ -291,29 +291,36 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         if (ctx.timing.max_reps < o->reps)
             ctx.timing.max_reps = o->reps;
     }
-    int failed = 0, ran = 0, skipped = 0;
-    for (int f = 0; f < bf_nfamilies; ++f) {
-        const struct bf_family *fam = bf_families[f];
-        struct bf_size sizes[BF_MAX_SIZES];
-        int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
-        for (int type = 0; type < fam->ntypes; ++type) {
-            if (!(o->types[f] >> type & 1u))
-                continue;
-            for (int s = 0; s < nsizes; ++s) {
-                /* The comparators' buffers, and L2's flush buffer. */
-                double need = fam->bench_bytes(&sizes[s]) + 2.0 * (double)dev->l2_bytes;
-                if (!fits(need, o, why, sizeof why)) {
-                    bf_size_format(&sizes[s], size, sizeof size);
-                    fprintf(stderr, "bankfree: skipped %s %s %s: %s\n", fam->name, fam->types[type],
-                            size, why);
-                    ++skipped;
+    int failed = 0, ran = 0, skipped = 0, cases = 0;
+    for (int pass = 0; pass < 2; ++pass) /* count the cases, then run them */
+        for (int f = 0; f < bf_nfamilies; ++f) {
+            const struct bf_family *fam = bf_families[f];
+            struct bf_size sizes[BF_MAX_SIZES];
+            int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
+            for (int type = 0; type < fam->ntypes; ++type) {
+                if (!(o->types[f] >> type & 1u))
                     continue;
+                for (int s = 0; s < nsizes; ++s) {
+                    if (pass == 0) {
+                        ++cases;
+                        continue;
+                    }
+                    /* The comparators' buffers, and L2's flush buffer. */
+                    double need = fam->bench_bytes(&sizes[s]) + 2.0 * (double)dev->l2_bytes;
+                    bf_size_format(&sizes[s], size, sizeof size);
+                    fprintf(stderr, "bankfree: [%d/%d] %s %s %s\n", ran + skipped + 1, cases,
+                            fam->name, fam->types[type], size);
+                    if (!fits(need, o, why, sizeof why)) {
+                        fprintf(stderr, "bankfree: skipped %s %s %s: %s\n", fam->name,
+                                fam->types[type], size, why);
+                        ++skipped;
+                        continue;
+                    }
+                    failed |= fam->bench(o->variants[f], type, &sizes[s], &ctx, &t);
+                    ++ran;
                 }
-                failed |= fam->bench(o->variants[f], type, &sizes[s], &ctx, &t);
-                ++ran;
             }
         }
-    }
     utc_now(when, sizeof when);
     device_meta(&t, dev);
     int mhz = bf_sm_clock_now_mhz(dev);
@@ -340,7 +347,16 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
     bf_table_meta(&t, "command", "%s", cmdline);
+    /* The summary, after the table, where a person reads it. */
+    struct bf_table summary;
+    bf_table_init(&summary, bf_summary_columns);
+    bf_bench_summary(&t, bf_families, bf_nfamilies, &summary);
     print_table(&t, o->format);
+    if (summary.nrows > 0 && (o->format == BF_FORMAT_TABLE || o->format == BF_FORMAT_MD)) {
+        fputs(o->format == BF_FORMAT_MD ? "\n### Summary\n\n" : "\nsummary:\n", stdout);
+        bf_table_print(stdout, &summary, o->format);
+    }
+    bf_table_free(&summary);
     return failed ? BF_EXIT_FAIL : ran == 0 && skipped ? BF_EXIT_NO_DEVICE : 0;
 }
 

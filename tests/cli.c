@@ -548,6 +548,8 @@ int bf_check_families(char *why, size_t len)
                         "family %s: 1-32 variants, 1-%d types, 1-%d dimensions, a size "
                         "form and every hook, please (common/registry.h)",
                         f->name, BF_MAX_TYPES, BF_MAX_DIMS);
+        if (f->conflicting < 0 || f->conflicting >= f->nvariants)
+            return fail(why, len, "family %s: .conflicting names no variant", f->name);
         for (int v = 0; v < f->nvariants; ++v)
             if (!plain_name(f->variants[v].name))
                 return fail(why, len, "family %s: variant '%s': a name must be [a-z0-9_]+", f->name,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bench.h"
 #include "common/data.h"
 #include "common/registry.h"
 #include "common/report.h"
@@ -185,6 +186,69 @@ static void test_report(void)
     bf_table_free(&t);
 }
 
+/* One bench row: the key, the time, the rate and the model's ways ("-": none). */
+static void bench_row(struct bf_table *t, const char *family, const char *size, const char *variant,
+                      double ms, const char *ld_ways, const char *st_ways)
+{
+    bf_table_row(t);
+    bf_table_text(t, "%s", family);
+    bf_table_text(t, "f32");
+    bf_table_text(t, "%s", size);
+    bf_table_text(t, "%s", variant);
+    bf_table_num(t, "%.4f", ms);
+    for (int i = 0; i < 5; ++i) /* min_ms max_ms noise_pct reps l2 */
+        bf_table_none(t);
+    bf_table_num(t, "%.1f", 1000.0 / ms);
+    bf_table_text(t, "GB/s");
+    bf_table_num(t, "%.3f", 0.5 / ms);
+    bf_table_num(t, "%.3f", 0.25 / ms);
+    bf_table_none(t); /* vs_naive */
+    bf_table_num_if(t, strcmp(ld_ways, "-") != 0, "%s", ld_ways);
+    bf_table_num_if(t, strcmp(st_ways, "-") != 0, "%s", st_ways);
+    bf_table_none(t);
+    bf_table_none(t);
+}
+
+/* The summary: per family, type and size, the conflicting variant beside
+ * the fastest other variant with shared-memory sites. */
+static void test_summary(void)
+{
+    static const struct bf_variant tv[] = {
+        {"naive", ""}, {"conflicting", ""}, {"padded", ""}, {"swizzled", ""}};
+    static const struct bf_variant rv[] = {{"interleaved", ""}, {"tuned", ""}};
+    const struct bf_family transpose = {
+        .name = "transpose", .variants = tv, .nvariants = 4, .conflicting = 1};
+    const struct bf_family reduction = {.name = "reduction", .variants = rv, .nvariants = 2};
+    const struct bf_family *const families[] = {&transpose, &reduction};
+    struct bf_table bench, sum;
+    bf_table_init(&bench, bf_bench_columns);
+    bench_row(&bench, "transpose", "64x64", "copy (ceiling)", 0.1, "-", "-");
+    bench_row(&bench, "transpose", "64x64", "naive", 0.2, "-", "-"); /* fastest, no smem */
+    bench_row(&bench, "transpose", "64x64", "conflicting", 0.8, "32.00", "1.00");
+    bench_row(&bench, "transpose", "64x64", "padded", 0.5, "1.00", "1.00");
+    bench_row(&bench, "transpose", "64x64", "swizzled", 0.4, "1.00", "1.00");
+    bench_row(&bench, "reduction", "1024", "tuned", 0.3, "1.00", "-"); /* no conflicting row */
+    bench_row(&bench, "transpose", "8x8", "conflicting", 0.9, "32.00", "1.00");
+    bench_row(&bench, "transpose", "8x8", "padded", 0.3, "1.00", "2.00");
+    bf_table_init(&sum, bf_summary_columns);
+    bf_bench_summary(&bench, families, 2, &sum);
+    EXPECT_EQ(sum.nrows, 2, "summary rows (the reduction group has no conflicting row)");
+    const char *best = bf_table_cell(&sum, 0, "best"), *speedup = bf_table_cell(&sum, 0, "speedup");
+    EXPECT(best && strcmp(best, "swizzled") == 0, "best at 64x64: %s", best ? best : "(none)");
+    EXPECT(speedup && strcmp(speedup, "2.00") == 0, "speedup 0.8 / 0.4: %s",
+           speedup ? speedup : "(none)");
+    const char *before = bf_table_cell(&sum, 0, "ways_before"),
+               *after = bf_table_cell(&sum, 1, "ways_after");
+    EXPECT(before && strcmp(before, "32.00") == 0, "ways before: %s", before ? before : "(none)");
+    EXPECT(after && strcmp(after, "2.00") == 0, "8x8: ways after, the larger of ld and st: %s",
+           after ? after : "(none)");
+    EXPECT(bf_table_cell(&sum, 0, "no such column") == NULL &&
+               bf_table_cell(&sum, 9, "best") == NULL,
+           "a missing column or row reads NULL");
+    bf_table_free(&bench);
+    bf_table_free(&sum);
+}
+
 int main(void)
 {
     test_random_inputs();
@@ -192,5 +256,6 @@ int main(void)
     test_timing_stats();
     test_sizes();
     test_report();
+    test_summary();
     return unit_finish("common");
 }

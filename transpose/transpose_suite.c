@@ -227,6 +227,7 @@ const struct bf_family transpose_family = {
     .summary = "fp32 out = in^T, any rows x cols",
     .variants = variants,
     .nvariants = TRANSPOSE_VARIANTS,
+    .conflicting = TRANSPOSE_CONFLICTING,
     BF_ARRAY(types, types),
     .ndims = 2,
     .min_dim = 1,
