@@ -42,6 +42,8 @@ static void utc_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
+extern const char *const bf_revision; /* revision.c, written at build time */
+
 static void device_meta(struct bf_table *t, const struct bf_device *d)
 {
     bf_table_meta(t, "device", "%s (sm_%d%d, %d SMs, %.0f MB L2, %.1f GB)", d->name, d->cc_major,
@@ -183,6 +185,7 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                   "%#" PRIx64 "%s; each case replays the input `bankfree test --seed %#" PRIx64
                   "` makes with the same sizes",
                   base, o->has_seed ? "" : " (fixed: no --seed given)", base);
+    bf_table_meta(&t, "revision", "%s", bf_revision);
     bf_table_meta(&t, "command", "%s", cmdline);
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
@@ -346,6 +349,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   "ldc_ways = constant-cache distinct addresses / requests");
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
+    bf_table_meta(&t, "revision", "%s", bf_revision);
     bf_table_meta(&t, "command", "%s", cmdline);
     /* The summary, after the table, where a person reads it. */
     struct bf_table summary;
