@@ -177,7 +177,7 @@ static void test_layouts(void)
 
 static struct bf_site ld_site(void)
 {
-    struct bf_site s = {"x", {BF_LOAD, 4, 0}, 0, 0, 0, 0};
+    struct bf_site s = bf_site_new("x", (struct bf_access){BF_LOAD, 4, 0});
     return s;
 }
 

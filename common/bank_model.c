@@ -140,12 +140,23 @@ static void site_count(struct bf_site *s, struct bf_wavefronts w)
         s->worst = w.wavefronts;
 }
 
+/* Keeps the request as the site's worst when it took more than any before. */
+static void keep_worst(struct bf_site *s, int wavefronts, const uint32_t addr[BF_WARP],
+                       uint32_t active)
+{
+    if (active == 0 || (s->worst_active != 0 && wavefronts <= s->worst))
+        return;
+    memcpy(s->worst_addr, addr, sizeof s->worst_addr);
+    s->worst_active = active;
+}
+
 int bf_site_add(struct bf_site *s, const struct bf_bank_rules *r, const uint32_t addr[BF_WARP],
                 uint32_t active)
 {
     struct bf_wavefronts w;
     if (bf_bank_wavefronts(r, s->access, addr, active, &w) != 0)
         return -1;
+    keep_worst(s, w.wavefronts, addr, active);
     site_count(s, w);
     return 0;
 }
@@ -192,6 +203,12 @@ int bf_site_add_words(struct bf_site *s, const struct bf_bank_rules *r,
     }
     if (w == 0)
         return 0; /* no active lane */
+    if (s->worst_active == 0 || w > s->worst) {
+        uint32_t addr[BF_WARP];
+        for (int lane = 0; lane < BF_WARP; ++lane)
+            addr[lane] = 4u * word[lane];
+        keep_worst(s, w, addr, active);
+    }
     s->requests += 1;
     s->wavefronts += (uint64_t)w;
     s->ideal += 1; /* at most 32 distinct words: one wavefront could serve them */
@@ -247,6 +264,7 @@ int bf_site_add_ldgsts(struct bf_site *s, const uint64_t global[BF_WARP],
     struct bf_wavefronts w;
     if (bf_ldgsts_wavefronts(global, shared, active, zero_fill, &w) != 0)
         return -1;
+    keep_worst(s, w.wavefronts, shared, active);
     site_count(s, w);
     return 0;
 }
@@ -256,6 +274,10 @@ void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
     s->requests += o->requests * count;
     s->wavefronts += o->wavefronts * count;
     s->ideal += o->ideal * count;
+    if (count > 0 && o->worst_active != 0 && (s->worst_active == 0 || o->worst > s->worst)) {
+        memcpy(s->worst_addr, o->worst_addr, sizeof s->worst_addr);
+        s->worst_active = o->worst_active;
+    }
     if (count > 0 && o->worst > s->worst)
         s->worst = o->worst;
 }

@@ -120,7 +120,21 @@ struct bf_site {
     uint64_t wavefronts; /* their wavefronts */
     uint64_t ideal;      /* their ideal wavefronts */
     int worst;           /* most wavefronts one request took */
+    /* The first request that took `worst`, for pictures (`bankfree model
+     * --lanes`): each lane's byte address (cp.async: in shared memory) and
+     * the active lanes (0: no request yet). */
+    uint32_t worst_addr[BF_WARP];
+    uint32_t worst_active;
 };
+
+/* A site with nothing counted yet. */
+static inline struct bf_site bf_site_new(const char *name, struct bf_access access)
+{
+    struct bf_site s = {0};
+    s.name = name;
+    s.access = access;
+    return s;
+}
 
 /* Adds one warp's request to the site (nothing if no lane is active). */
 int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,

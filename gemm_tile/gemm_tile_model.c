@@ -2,14 +2,10 @@
 
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES])
 {
-    sites[GEMM_TILE_SITE_COPY_A] =
-        (struct bf_site){"cp.async 16 B to A tile", bf_cp_async(16), 0, 0, 0, 0};
-    sites[GEMM_TILE_SITE_COPY_B] =
-        (struct bf_site){"cp.async 16 B to B tile", bf_cp_async(16), 0, 0, 0, 0};
-    sites[GEMM_TILE_SITE_LDSM_A] =
-        (struct bf_site){"ldmatrix.x4 A fragments", bf_ldmatrix(4), 0, 0, 0, 0};
-    sites[GEMM_TILE_SITE_LDSM_B] =
-        (struct bf_site){"ldmatrix.x4 B fragments", bf_ldmatrix(4), 0, 0, 0, 0};
+    sites[GEMM_TILE_SITE_COPY_A] = bf_site_new("cp.async 16 B to A tile", bf_cp_async(16));
+    sites[GEMM_TILE_SITE_COPY_B] = bf_site_new("cp.async 16 B to B tile", bf_cp_async(16));
+    sites[GEMM_TILE_SITE_LDSM_A] = bf_site_new("ldmatrix.x4 A fragments", bf_ldmatrix(4));
+    sites[GEMM_TILE_SITE_LDSM_B] = bf_site_new("ldmatrix.x4 B fragments", bf_ldmatrix(4));
 }
 
 /* One warp's copies into one tile: lane l of copy `copy` reads chunk

@@ -2,7 +2,7 @@
 
 static struct bf_site site(const char *name, struct bf_access access)
 {
-    struct bf_site s = {name, access, 0, 0, 0, 0};
+    struct bf_site s = bf_site_new(name, access);
     return s;
 }
 

@@ -60,10 +60,10 @@ static void test_layouts(void)
 
 static int one_request(enum histogram_variant v, int bins, const uint32_t bin[32])
 {
-    struct bf_site s = {"x", {BF_RED, 4, 0}, 0, 0, 0, 0};
+    struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
     histogram_model_count(&bf_rules_sm90, v, bins, bin, ~0u, &s);
     /* the general model agrees with the fast path */
-    struct bf_site g = {"x", {BF_RED, 4, 0}, 0, 0, 0, 0};
+    struct bf_site g = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
     uint32_t addr[32];
     for (int l = 0; l < 32; ++l)
         addr[l] = 4u * histogram_word(v, bins, bin[l], l);
@@ -234,7 +234,7 @@ static void test_model_period(void)
             for (int in = 0; in < HISTOGRAM_INPUTS; in += 2) { /* uniform, skewed */
                 const enum histogram_input input = (enum histogram_input)in;
                 histogram_model_launch(var, bins, input, 11, n, start, &bf_rules_sm90, sites);
-                struct bf_site s = {"x", {BF_RED, 4, 0}, 0, 0, 0, 0};
+                struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
                 const struct histogram_split sp = histogram_split_input(start, sb, n);
                 const int64_t tail = sp.head + sp.vectors * sp.per_vector;
                 replay(var, bins, input, 11, 0, (int)sp.head, 1, 1, &s);

@@ -19,7 +19,7 @@ static const char *level_name(enum reduction_variant variant, int level, int sto
 
 static struct bf_site site(const char *name, struct bf_access access)
 {
-    struct bf_site s = {name, access, 0, 0, 0, 0};
+    struct bf_site s = bf_site_new(name, access);
     return s;
 }
 

@@ -155,6 +155,35 @@ static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
         bf_table_text(t, "(conflict-free)");
 }
 
+/* A site's worst request, a row a lane: its byte address, its first bank
+ * and how many banks it spans (a 16-byte lane, 4 of 4-byte banks). */
+static void lane_rows(struct bf_table *t, const char *family, const char *types, const char *size,
+                      const char *variant, const struct bf_site *x,
+                      const struct bf_bank_rules *rules)
+{
+    if (x->worst_active == 0)
+        return;
+    const int span = x->access.bytes > rules->bank_bytes ? x->access.bytes / rules->bank_bytes : 1;
+    for (int lane = 0; lane < BF_WARP; ++lane) {
+        const uint32_t a = x->worst_addr[lane];
+        const int on = (int)(x->worst_active >> lane & 1u);
+        bf_table_row(t);
+        bf_table_text(t, "%s", family);
+        bf_table_text(t, "%s", types);
+        bf_table_text(t, "%s", size);
+        bf_table_text(t, "%s", variant);
+        bf_table_text(t, "%s", x->name);
+        bf_table_text(t, "%s", bf_op_name(x->access.op));
+        bf_table_num(t, "%d", x->access.bytes);
+        bf_table_num(t, "%d", x->worst);
+        bf_table_num(t, "%d", lane);
+        bf_table_num(t, "%d", on);
+        bf_table_num_if(t, on, "%u", a);
+        bf_table_num_if(t, on, "%u", a / (uint32_t)rules->bank_bytes % (uint32_t)rules->banks);
+        bf_table_num_if(t, on, "%d", span);
+    }
+}
+
 static int cmd_model(const struct bf_options *o, const char *cmdline)
 {
     static const char *const site_cols[] = {"family", "type",  "size",     "variant",    "site",
@@ -163,11 +192,14 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     static const char *const launch_cols[] = {"family",     "type",       "size",      "variant",
                                               "ld_ways",    "st_ways",    "atom_ways", "ldc_ways",
                                               "worst_ways", "worst_site", NULL};
+    static const char *const lane_cols[] = {"family",  "type",  "size",  "variant", "site",
+                                            "op",      "bytes", "worst", "lane",    "active",
+                                            "address", "bank",  "banks", NULL};
     const struct bf_bank_rules *rules = &o->rules;
     const uint64_t base = o->has_seed ? o->seed : MODEL_SEED;
     struct bf_table t;
     char why[256], size[64];
-    bf_table_init(&t, o->sites ? site_cols : launch_cols);
+    bf_table_init(&t, o->lanes ? lane_cols : o->sites ? site_cols : launch_cols);
     bf_table_meta(&t, "model",
                   "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
                   "time, 16 B loads %d, 16 B stores %d, ldmatrix 8; a GPU of %d SMs",
@@ -205,6 +237,14 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                     struct bf_site sites[BF_MAX_SITES];
                     int n = fam->model(v, type, &sizes[s], case_seed(base, f, v, type, s), rules,
                                        sites);
+                    if (o->lanes) {
+                        for (int i = 0; i < n; ++i)
+                            lane_rows(&t, fam->name, types, size, fam->variants[v].name, &sites[i],
+                                      rules);
+                        if (fam->model_types_alike)
+                            break;
+                        continue;
+                    }
                     for (int i = 0; i < (o->sites && n ? n : 1); ++i) {
                         bf_table_row(&t);
                         bf_table_text(&t, "%s", fam->name);

@@ -56,6 +56,7 @@ enum option_id {
     OPT_SIZES,
     OPT_TYPE,
     OPT_SITES,
+    OPT_LANES,
     OPT_RULES,
     OPT_SMS,
     OPT_REPS,
@@ -88,6 +89,9 @@ static const struct option_spec {
     [OPT_SITES] = {"--sites", NULL, C(BF_CMD_MODEL), 0,
                    "every shared-memory access site, not one row a variant (the\n"
                    "default when a filter is given)"},
+    [OPT_LANES] = {"--lanes", NULL, C(BF_CMD_MODEL), 0,
+                   "each site's worst request, a row a lane: its address, bank and\n"
+                   "the banks it spans (for pictures: tools/plot.py lanes)"},
     [OPT_RULES] = {"--rules", "R", C(BF_CMD_MODEL), 0,
                    "bank rules: sm90 (default, measured on H100), cc1x (16 banks\n"
                    "served per half-warp), kepler8 (the 8-byte banks of 3.x)"},
@@ -326,6 +330,9 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         return 0;
     case OPT_SITES:
         o->sites = 1;
+        return 0;
+    case OPT_LANES:
+        o->lanes = 1;
         return 0;
     case OPT_RULES:
         if (strcmp(v, "sm90") == 0)

@@ -36,6 +36,7 @@ struct bf_options {
     int nsizes;
     int size_set; /* an enum bf_size_set, or -1: the command's own */
     int sites;    /* model: every access site, not one row a variant */
+    int lanes;    /* model: each site's worst request, a row a lane */
     int flush_l2; /* flush L2 before every timed repetition */
     int reps;     /* at least this many timed repetitions (0: default) */
     int has_seed;

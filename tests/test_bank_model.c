@@ -352,12 +352,54 @@ static void test_xor_swizzle(void)
 /* A launch's verdict keeps its loads (ld, ldmatrix), its stores (st, cp.async)
  * and its shared atomics (red) apart: a conflict in one does not leak into
  * another. */
+/* A site as if requests had been added: its counts. */
+static struct bf_site counted(const char *name, struct bf_access access, uint64_t requests,
+                              uint64_t wavefronts, uint64_t ideal, int worst)
+{
+    struct bf_site s = bf_site_new(name, access);
+    s.requests = requests;
+    s.wavefronts = wavefronts;
+    s.ideal = ideal;
+    s.worst = worst;
+    return s;
+}
+
+/* A site keeps the first request that took its worst count, for pictures;
+ * merging keeps the worse site's. */
+static void test_worst_request(void)
+{
+    uint32_t row[BF_WARP], column[BF_WARP];
+    for (int lane = 0; lane < BF_WARP; ++lane) {
+        row[lane] = 4u * (uint32_t)lane;           /* 32 banks: 1 wavefront */
+        column[lane] = 128u * (uint32_t)lane + 4u; /* bank 1 for all: 32 */
+    }
+    struct bf_site s = bf_site_new("s", bf_ld(4));
+    EXPECT(s.worst_active == 0, "no request yet: no worst request");
+    bf_site_add(&s, &bf_rules_sm90, row, ~0u);
+    EXPECT(s.worst_active == ~0u && s.worst_addr[5] == 20, "the first request is the worst so far");
+    bf_site_add(&s, &bf_rules_sm90, column, 0xffu);
+    bf_site_add(&s, &bf_rules_sm90, row, ~0u);
+    EXPECT(s.worst == 8 && s.worst_active == 0xffu && s.worst_addr[5] == 644,
+           "the 8-way request is kept: worst %d, lanes %#x, lane 5 at %u", s.worst, s.worst_active,
+           s.worst_addr[5]);
+    struct bf_site w = bf_site_new("w", bf_ld(4)), m = bf_site_new("m", bf_ld(4));
+    uint32_t words[BF_WARP];
+    for (int lane = 0; lane < BF_WARP; ++lane)
+        words[lane] = 32u * (uint32_t)lane; /* one bank, 32 words */
+    bf_site_add_words(&w, &bf_rules_sm90, words, ~0u);
+    EXPECT(w.worst == 32 && w.worst_addr[3] == 384, "words: the worst request's byte addresses");
+    bf_site_merge(&m, &s, 2);
+    bf_site_merge(&m, &w, 1);
+    EXPECT(m.worst == 32 && m.worst_addr[3] == 384 && m.worst_active == ~0u,
+           "a merge keeps the worse site's request");
+}
+
 static void test_sites_ways(void)
 {
     struct bf_site sites[] = {
-        {"ld", bf_ld(4), 1, 1, 1, 1},         {"ldmatrix", bf_ldmatrix(4), 1, 12, 4, 3},
-        {"st", bf_st(4), 2, 4, 2, 2},         {"red", bf_red(4), 4, 128, 4, 32},
-        {"no request", bf_st(4), 0, 0, 0, 0}, {"cp.async", bf_cp_async(16), 1, 8, 4, 8},
+        counted("ld", bf_ld(4), 1, 1, 1, 1), counted("ldmatrix", bf_ldmatrix(4), 1, 12, 4, 3),
+        counted("st", bf_st(4), 2, 4, 2, 2), counted("red", bf_red(4), 4, 128, 4, 32),
+        bf_site_new("no request", bf_st(4)), counted("cp.async", bf_cp_async(16), 1, 8, 4, 8),
     };
     struct bf_launch_ways w = bf_sites_ways(sites, 6);
     EXPECT(w.ld == 13.0 / 5.0 && w.st == 2.0 && w.atom == 32.0 && w.ldc == 0,
@@ -395,7 +437,8 @@ static void test_constant_cache(void)
            "no lane: nothing");
     addr[3] = 2;
     EXPECT(bf_bank_wavefronts(&bf_rules_sm90, bf_ldc(4), addr, ~0u, &w) == -1, "unaligned: -1");
-    struct bf_site sites[] = {{"ld", bf_ld(4), 1, 2, 1, 2}, {"ldc", bf_ldc(4), 1, 30, 1, 30}};
+    struct bf_site sites[] = {counted("ld", bf_ld(4), 1, 2, 1, 2),
+                              counted("ldc", bf_ldc(4), 1, 30, 1, 30)};
     const struct bf_launch_ways ways = bf_sites_ways(sites, 2);
     EXPECT(ways.ld == 2.0 && ways.st == 0 && ways.atom == 0 && ways.ldc == 30.0,
            "ldc counts apart from the shared-memory ways: ld %g, ldc %g", ways.ld, ways.ldc);
@@ -475,7 +518,7 @@ static void test_site_add_words(void)
                 for (int l = 0; l < BF_WARP; ++l)
                     addr[l] = 4u * word[l];
                 for (int op = 0; op < 2; ++op) { /* a shared atomic; a constant-cache load */
-                    struct bf_site a = {"a", op ? bf_ldc(4) : bf_red(4), 0, 0, 0, 0}, b = a;
+                    struct bf_site a = bf_site_new("a", op ? bf_ldc(4) : bf_red(4)), b = a;
                     bf_site_add(&a, rules[r], addr, active);
                     bf_site_add_words(&b, rules[r], word, active);
                     bad += a.requests != b.requests || a.wavefronts != b.wavefronts ||
@@ -506,6 +549,7 @@ int main(void)
     test_kepler_8byte_banks();
     test_xor_swizzle();
     test_sites_ways();
+    test_worst_request();
     test_constant_cache();
     test_ldgsts();
     test_site_add_words();

@@ -575,6 +575,20 @@ static void what_a_user_sees(void)
     EXPECT(r.status == 0 && r.seconds < SLOWDOWN * small + 2.0,
            "model at the largest sizes: exit %d in %.2f s (smallest: %.2f s)", r.status, r.seconds,
            small);
+    /* --lanes: a site's worst request, a row a lane; the column read of the
+     * conflicting transpose puts all 32 lanes in one bank. */
+    run(ARGS("model", "transpose/conflicting", "--size", "64x64", "--lanes", "--format", "csv"),
+        &r);
+    EXPECT(r.status == 0 && count_lines(r.out) == 1 + 64, "model --lanes: exit %d, %d lines",
+           r.status, count_lines(r.out));
+    const char *read = strstr(r.out, "tile read");
+    int bank0 = 0;
+    for (const char *p = read; p != NULL; p = strstr(p + 1, "tile read"))
+        bank0 += strstr(p, "\n") - p > 8 && strncmp(strstr(p, "\n") - 4, ",0,1", 4) == 0;
+    EXPECT(bank0 == 32, "model --lanes: %d of the column read's 32 lanes in bank 0:\n%s", bank0,
+           r.out);
+    expect_usage_error(ARGS("test", "--lanes"), "--lanes means nothing to 'test'");
+
     /* An octal-looking number is decimal; hex needs 0x. */
     run(ARGS("test", "transpose/naive", "--seed", "08", "--size", "3x3", "--device", "00"), &r);
     EXPECT(r.status != 2, "--seed 08 --device 00 refused: %s", r.err);

@@ -83,7 +83,7 @@ static void test_interior_shortcut(void)
     for (size_t i = 0; i < sizeof s / sizeof *s; ++i)
         for (int l = 0; l < 3; ++l) {
             struct bf_site fast[BF_MAX_SITES];
-            struct bf_site slow[2] = {{"w", bf_st(4), 0, 0, 0, 0}, {"r", bf_ld(4), 0, 0, 0, 0}};
+            struct bf_site slow[2] = {bf_site_new("w", bf_st(4)), bf_site_new("r", bf_ld(4))};
             model(variants[l], &s[i], fast);
             int64_t rows = s[i].dim[0], cols = s[i].dim[1];
             for (int64_t tr = 0; tr * TRANSPOSE_TILE_ROWS < rows; ++tr)

@@ -30,8 +30,8 @@ int transpose_model(int variant, const struct bf_size *size, const struct bf_ban
     const int64_t rows = size->dim[0], cols = size->dim[1];
     const int64_t full_r = rows / TRANSPOSE_TILE_ROWS, full_c = cols / TRANSPOSE_TILE_COLS;
     const int edge_r = rows % TRANSPOSE_TILE_ROWS != 0, edge_c = cols % TRANSPOSE_TILE_COLS != 0;
-    sites[0] = (struct bf_site){"tile write (load phase)", bf_st(4), 0, 0, 0, 0};
-    sites[1] = (struct bf_site){"tile read (store phase)", bf_ld(4), 0, 0, 0, 0};
+    sites[0] = bf_site_new("tile write (load phase)", bf_st(4));
+    sites[1] = bf_site_new("tile read (store phase)", bf_ld(4));
 
     /* A tile's requests depend only on how many of its rows and columns lie
      * inside the matrix, so there are at most four kinds of tile: interior,
@@ -48,8 +48,8 @@ int transpose_model(int variant, const struct bf_size *size, const struct bf_ban
     for (int k = 0; k < 4; ++k) {
         if (kinds[k].count == 0)
             continue;
-        struct bf_site one[2] = {{sites[0].name, sites[0].access, 0, 0, 0, 0},
-                                 {sites[1].name, sites[1].access, 0, 0, 0, 0}};
+        struct bf_site one[2] = {bf_site_new(sites[0].name, sites[0].access),
+                                 bf_site_new(sites[1].name, sites[1].access)};
         transpose_model_tile((enum transpose_variant)variant, rows, cols, kinds[k].tile_row,
                              kinds[k].tile_col, rules, &one[0], &one[1]);
         bf_site_merge(&sites[0], &one[0], (uint64_t)kinds[k].count);
