@@ -220,15 +220,15 @@ static void bad_input(void)
     expect_usage_error(ARGS("--bogus"), "(bankfree help bench lists them)");
 }
 
-/* A file under TMPDIR (or /tmp) holding len bytes of text; its path. */
-static const char *temp_file(const char *text, size_t len)
+/* A file under TMPDIR (or /tmp) holding len bytes of text; its path, for
+ * remove_temp. */
+static char *temp_file(const char *text, size_t len)
 {
-    static char paths[8][256];
-    static int next_path;
-    char *path = paths[next_path++ % 8];
     const char *dir = getenv("TMPDIR");
-    snprintf(path, sizeof paths[0], "%s/bankfree-cli-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
+    char *path = malloc(256);
+    if (path != NULL)
+        snprintf(path, 256, "%s/bankfree-cli-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = path ? mkstemp(path) : -1;
     if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd) != 0) {
         perror("temp_file");
         exit(1);
@@ -236,7 +236,13 @@ static const char *temp_file(const char *text, size_t len)
     return path;
 }
 
-static const char *temp_text(const char *text)
+static void remove_temp(char *path)
+{
+    unlink(path);
+    free(path);
+}
+
+static char *temp_text(const char *text)
 {
     return temp_file(text, strlen(text));
 }
@@ -265,30 +271,38 @@ static void expect_compare(const char *a, const char *b, int status, const char 
            "compare: exit %d (want %d), want '%s' in:\n%s%s", r.status, status, want, r.out, r.err);
 }
 
+/* The same, B a new file holding `text`, removed after. */
+static void expect_compare_new(const char *a, const char *text, int status, const char *want)
+{
+    char *b = temp_text(text);
+    expect_compare(a, b, status, want);
+    remove_temp(b);
+}
+
 /* A file compare must refuse: exit 2, one line naming the file and `why`. */
 static void expect_refused(const char *text, size_t len, const char *why)
 {
     static struct result r;
-    const char *good = temp_text(bench_json(0.5, 0.2, NULL)), *bad = temp_file(text, len);
+    char *good = temp_text(bench_json(0.5, 0.2, NULL)), *bad = temp_file(text, len);
     run(ARGS("compare", (char *)good, (char *)bad), &r);
     EXPECT(r.status == 2 && count_lines(r.err) == 1 && strstr(r.err, bad) != NULL &&
                strncmp(r.err, "bankfree: compare: ", 19) == 0 && strstr(r.err, why) != NULL &&
                r.out[0] == '\0',
            "compare with '%.60s': exit %d, stderr '%s' (want '%s')", text, r.status, r.err, why);
-    unlink(bad);
-    unlink(good);
+    remove_temp(bad);
+    remove_temp(good);
 }
 
 /* bankfree compare: verdicts, exit codes, and files it must refuse. */
 static void compare_runs(void)
 {
-    const char *a = temp_text(bench_json(0.5000, 0.20, NULL));
+    char *a = temp_text(bench_json(0.5000, 0.20, NULL));
     expect_compare(a, a, 0, "same");
-    expect_compare(a, temp_text(bench_json(0.5040, 0.20, NULL)), 0, "same");   /* +0.8% < 1% */
-    expect_compare(a, temp_text(bench_json(0.5300, 0.20, NULL)), 1, "slower"); /* +6% */
-    expect_compare(a, temp_text(bench_json(0.5300, 8.00, NULL)), 0, "same");   /* in B's noise */
-    expect_compare(a, temp_text(bench_json(0.4000, 0.20, NULL)), 0, "faster");
-    const char *more = temp_text(
+    expect_compare_new(a, bench_json(0.5040, 0.20, NULL), 0, "same");   /* +0.8% < 1% */
+    expect_compare_new(a, bench_json(0.5300, 0.20, NULL), 1, "slower"); /* +6% */
+    expect_compare_new(a, bench_json(0.5300, 8.00, NULL), 0, "same");   /* in B's noise */
+    expect_compare_new(a, bench_json(0.4000, 0.20, NULL), 0, "faster");
+    char *more = temp_text(
         bench_json(0.5, 0.2,
                    "{\"family\": \"reduction\", \"type\": \"f32\", \"size\": \"268435456\", "
                    "\"variant\": \"tuned\", \"median_ms\": 0.4, \"noise_pct\": 0.1}"));
@@ -344,8 +358,8 @@ static void compare_runs(void)
     char deep[200];
     memset(deep, '[', sizeof deep);
     expect_refused(deep, sizeof deep, "nested deeper than");
-    unlink(a);
-    unlink(more);
+    remove_temp(a);
+    remove_temp(more);
 }
 
 static uint64_t fuzz_next(uint64_t *state)
@@ -434,7 +448,7 @@ static void fuzz(void)
     }
     const char *good = bench_json(0.5, 0.2, NULL);
     const size_t len = strlen(good);
-    const char *a = temp_text(good);
+    char *a = temp_text(good);
     for (int i = 0; i < 60; ++i) {
         char text[2048];
         size_t n = len;
@@ -444,7 +458,7 @@ static void fuzz(void)
         else
             for (int k = 0, changes = 1 + (int)(fuzz_next(&state) % 3); k < changes; ++k)
                 text[fuzz_next(&state) % len] = (char)(fuzz_next(&state) & 0xff);
-        const char *b = temp_file(text, n);
+        char *b = temp_file(text, n);
         run(ARGS("compare", (char *)a, (char *)b), &r);
         const int ok = r.status == 0 || r.status == 1 ||
                        (r.status == 2 && count_lines(r.err) == 1 &&
@@ -452,9 +466,9 @@ static void fuzz(void)
         if (!ok && bad++ < 5)
             fprintf(stderr, "fuzz: compare with a mangled run: exit %d, stderr:\n%s", r.status,
                     r.err);
-        unlink(b);
+        remove_temp(b);
     }
-    unlink(a);
+    remove_temp(a);
     EXPECT_EQ(bad, 0, "fuzzed command lines and runs that crashed or said more than one line");
 }
 
