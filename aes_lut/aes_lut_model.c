@@ -155,6 +155,10 @@ static void add_scaled(struct sink *into, const struct bf_site part[3], uint64_t
         s->requests += part[i].requests / den * num;
         s->ideal += part[i].ideal / den * num;
         s->wavefronts += (uint64_t)llround((double)part[i].wavefronts * num / den);
+        if (part[i].worst_active != 0 && (s->worst_active == 0 || part[i].worst > s->worst)) {
+            memcpy(s->worst_addr, part[i].worst_addr, sizeof s->worst_addr); /* for --lanes */
+            s->worst_active = part[i].worst_active;
+        }
         if (part[i].worst > s->worst)
             s->worst = part[i].worst;
     }

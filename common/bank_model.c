@@ -298,6 +298,12 @@ struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n)
     double ways[4];
     for (int k = 0; k < 4; ++k)
         ways[k] = ideal[k] ? (double)wf[k] / (double)ideal[k] : 0;
-    struct bf_launch_ways w = {ways[LOADS], ways[STORES], ways[ATOMS], ways[LDC]};
+    struct bf_launch_ways w = {.ld = ways[LOADS],
+                               .st = ways[STORES],
+                               .atom = ways[ATOMS],
+                               .ldc = ways[LDC],
+                               .ld_wavefronts = wf[LOADS],
+                               .st_wavefronts = wf[STORES],
+                               .atom_wavefronts = wf[ATOMS]};
     return w;
 }

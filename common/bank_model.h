@@ -182,6 +182,10 @@ void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t c
  * (ldc: distinct addresses over requests); 0 where it has none. */
 struct bf_launch_ways {
     double ld, st, atom, ldc;
+    /* the wavefronts themselves, as ncu's SASS counters sum them: loads with
+     * ldmatrix (_op_ld + _op_ldsm), stores with cp.async (_op_st +
+     * _op_ldgsts), shared atomics (_op_atom) */
+    uint64_t ld_wavefronts, st_wavefronts, atom_wavefronts;
 };
 struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n);
 

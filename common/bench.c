@@ -5,19 +5,55 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/counters.h"
 
 const char *const bf_bench_columns[] = {
-    "family",       "type",         "size",           "variant",   "median_ms",
-    "min_ms",       "max_ms",       "noise_pct",      "reps",      "l2",
-    "rate",         "unit",         "of_ceiling",     "vs_vendor", "vs_naive",
-    "smem_ld_ways", "smem_st_ways", "smem_atom_ways", "ldc_ways",  NULL};
+    "family",       "type",           "size",       "variant",   "median_ms", "min_ms",
+    "max_ms",       "noise_pct",      "reps",       "throttled", "sm_mhz",    "l2",
+    "rate",         "unit",           "of_ceiling", "vs_vendor", "vs_naive",  "smem_ld_ways",
+    "smem_st_ways", "smem_atom_ways", "ldc_ways",   NULL};
+
+const char *const bf_bench_counter_columns[] = {
+    "ncu_ld", "ncu_st", "ncu_atom", "pipe_ld", "pipe_st", "pipe_atom", "ncu_vs_model_pct", NULL};
+
+/* ncu's wavefronts of a variant beside the model's `w` (--counters): SASS and
+ * pipe, loads, stores and atomics, and how far SASS is from the model: 100
+ * (ncu / model - 1) in the class furthest off (0: equal in every class). */
+static void counter_cells(struct bf_table *t, const struct bf_counted *n,
+                          const struct bf_launch_ways *w)
+{
+    if (n == NULL) {
+        for (int i = 0; bf_bench_counter_columns[i] != NULL; ++i)
+            bf_table_none(t);
+        return;
+    }
+    const double *v = n->value;
+    const double sass[3] = {v[BF_SASS_LD] + v[BF_SASS_LDSM], v[BF_SASS_ST] + v[BF_SASS_LDGSTS],
+                            v[BF_SASS_ATOM]};
+    const double model[3] = {(double)w->ld_wavefronts, (double)w->st_wavefronts,
+                             (double)w->atom_wavefronts};
+    double worst = 0;
+    for (int k = 0; k < 3; ++k) {
+        double off = 100.0 * (sass[k] - model[k]) / (model[k] > 0 ? model[k] : 1);
+        if (off * off > worst * worst)
+            worst = off;
+    }
+    for (int k = 0; k < 3; ++k)
+        bf_table_num(t, "%.0f", sass[k]);
+    bf_table_num(t, "%.0f", v[BF_PIPE_LD]);
+    bf_table_num(t, "%.0f", v[BF_PIPE_ST]);
+    bf_table_num(t, "%.0f", v[BF_PIPE_ATOM]);
+    bf_table_num(t, "%.2f", worst);
+}
 
 /* The model's verdict on one launch of a variant, on the input the bench made
  * from ctx->seed, under the H100's rules with the SMs of the GPU timed:
  * wavefronts per ideal, for loads, stores and shared atomics, and the
- * constant cache's distinct addresses a request (empty when it has none). */
-static void model_cells(struct bf_table *t, const struct bf_family *f, int variant, int type,
-                        const struct bf_size *size, const struct bf_bench_ctx *ctx)
+ * constant cache's distinct addresses a request (empty when it has none).
+ * Returns the launch's ways and wavefronts. */
+static struct bf_launch_ways model_cells(struct bf_table *t, const struct bf_family *f, int variant,
+                                         int type, const struct bf_size *size,
+                                         const struct bf_bench_ctx *ctx)
 {
     struct bf_bank_rules rules = bf_rules_sm90;
     if (ctx->dev->sms > 0)
@@ -29,13 +65,48 @@ static void model_cells(struct bf_table *t, const struct bf_family *f, int varia
     bf_table_num_if(t, w.st > 0, "%.2f", w.st);
     bf_table_num_if(t, w.atom > 0, "%.2f", w.atom);
     bf_table_num_if(t, w.ldc > 0, "%.2f", w.ldc);
+    return w;
+}
+
+/* The counting pass (ctx->counting): each variant once, as bf_bench_run
+ * checks it before timing, after a marker for ncu, and listed. */
+static int count_variants(struct bf_contender *c, int n, const struct bf_family *family, int type,
+                          const char *size, const struct bf_bench_ctx *ctx)
+{
+    char why[256];
+    int failed = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!c[i].on || c[i].variant < 0)
+            continue;
+        if (c[i].poison != NULL)
+            BF_CHECK(c[i].poison(c[i].arg));
+        BF_CHECK(cudaDeviceSynchronize());
+        BF_CHECK(bf_counters_mark(0));
+        BF_CHECK(c[i].run(c[i].arg, 0));
+        BF_CHECK(cudaDeviceSynchronize());
+        if (c[i].check != NULL && c[i].check(c[i].arg, why, sizeof why) != 0) {
+            fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", family->name, c[i].name,
+                    family->types[type], size, why);
+            failed = 1;
+        }
+        fprintf(ctx->counting, "%s\t%s\t%s\t%s\n", family->name, family->types[type], size,
+                c[i].name);
+    }
+    return failed;
 }
 
 int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_family *family,
                  int type, const struct bf_size *size, double data_bytes, int warm,
                  const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
+    char text[64], why[256];
+    bf_size_format(size, text, sizeof text);
+    if (ctx->counting != NULL)
+        return count_variants(c, n, family, type, text, ctx);
+
     struct bf_timing_opts opts = ctx->timing;
+    opts.sms = ctx->dev->sms;
+    opts.max_mhz = ctx->dev->max_sm_clock_mhz;
     void *flush = NULL;
     const char *l2 = warm ? "warm" : "cold";
     if (ctx->flush_l2 || (!warm && data_bytes < 4.0 * (double)ctx->dev->l2_bytes)) {
@@ -45,8 +116,6 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
         opts.flush = flush;
     }
 
-    char text[64], why[256];
-    bf_size_format(size, text, sizeof text);
     int failed = 0, naive = -1;
     for (int i = 0; i < n; ++i) {
         if (!c[i].on)
@@ -88,6 +157,8 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
         bf_table_num(t, "%.4f", tm->max_ms);
         bf_table_num(t, "%.2f", 100.0 * tm->noise);
         bf_table_num(t, "%d", tm->reps);
+        bf_table_num(t, "%d", tm->throttled);
+        bf_table_num_if(t, tm->mhz > 0, "%.0f", tm->mhz);
         bf_table_text(t, "%s", l2);
         bf_table_num(t, "%.1f", rate / 1e6);
         bf_table_text(t, "%s", family->rate_unit ? family->rate_unit : "GB/s");
@@ -96,7 +167,13 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
                         vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0);
         bf_table_num_if(t, naive >= 0 && c[i].variant >= 0, "%.2f",
                         naive >= 0 ? c[naive].time.median_ms / tm->median_ms : 0);
-        model_cells(t, family, c[i].variant, type, size, ctx);
+        const struct bf_launch_ways w = model_cells(t, family, c[i].variant, type, size, ctx);
+        if (ctx->counters != NULL)
+            counter_cells(t,
+                          c[i].variant < 0 ? NULL
+                                           : bf_counters_find(ctx->counters, family->name,
+                                                              family->types[type], text, c[i].name),
+                          &w);
     }
     return failed;
 }

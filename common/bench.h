@@ -34,8 +34,10 @@ struct bf_contender {
     int wrong;
 };
 
-/* The columns of the benchmark table, in the order bf_bench_run fills them. */
+/* The columns of the benchmark table, in the order bf_bench_run fills them,
+ * and after them, with ctx->counters, ncu's (--counters). */
 extern const char *const bf_bench_columns[];
+extern const char *const bf_bench_counter_columns[];
 
 /* Checks and times the contenders that are on, on data of `data_bytes`, and
  * adds their rows to the table. L2 is flushed before every repetition when

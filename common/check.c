@@ -1,5 +1,6 @@
 #include "common/check.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,4 +19,13 @@ void bf_check_status(int ok, const char *call, const char *why, const char *file
         return;
     fprintf(stderr, "bankfree: %s:%d: %s: %s\n", file, line, call, why);
     exit(1);
+}
+
+int bf_fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
 }

@@ -94,30 +94,50 @@ double bf_device_free_bytes(double limit)
 }
 
 /* NVML is opened at run time, so that the binary starts on machines whose
- * driver has none (and on machines with no GPU at all). */
+ * driver has none (and on machines with no GPU at all). Reads the SM clock
+ * now (MHz, or -1) and the driver's version ("580.159.04", or ""). */
 typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_handle_fn)(const char *, void **);
 typedef int (*nvml_clock_fn)(void *, int, unsigned *);
+typedef int (*nvml_version_fn)(char *, unsigned);
 
-int bf_sm_clock_now_mhz(const struct bf_device *d)
+static void nvml_facts(const struct bf_device *d, int *mhz, char *driver, size_t len)
 {
+    *mhz = -1;
+    driver[0] = '\0';
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL)
-        return -1;
-    int mhz = -1;
+        return;
     nvml_init_fn init = (nvml_init_fn)dlsym(lib, "nvmlInit_v2");
     nvml_init_fn shutdown = (nvml_init_fn)dlsym(lib, "nvmlShutdown");
     nvml_handle_fn by_bus = (nvml_handle_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
     nvml_clock_fn clock = (nvml_clock_fn)dlsym(lib, "nvmlDeviceGetClockInfo");
+    nvml_version_fn version = (nvml_version_fn)dlsym(lib, "nvmlSystemGetDriverVersion");
     char bus[64];
     if (init && shutdown && by_bus && clock && init() == 0) {
         void *dev;
         unsigned value;
         if (cudaDeviceGetPCIBusId(bus, sizeof bus, d->id) == cudaSuccess &&
             by_bus(bus, &dev) == 0 && clock(dev, 1 /* NVML_CLOCK_SM */, &value) == 0)
-            mhz = (int)value;
+            *mhz = (int)value;
+        if (version != NULL && version(driver, (unsigned)len) != 0)
+            driver[0] = '\0';
         shutdown();
     }
     dlclose(lib);
+}
+
+int bf_sm_clock_now_mhz(const struct bf_device *d)
+{
+    int mhz;
+    char driver[96];
+    nvml_facts(d, &mhz, driver, sizeof driver);
     return mhz;
+}
+
+const char *bf_driver_version(const struct bf_device *d, char *buf, size_t len)
+{
+    int mhz;
+    nvml_facts(d, &mhz, buf, len);
+    return buf[0] ? buf : NULL;
 }

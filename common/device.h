@@ -37,6 +37,9 @@ double bf_device_free_bytes(double limit);
 /* The SM clock right now in MHz, read through NVML if the driver has it, else -1. */
 int bf_sm_clock_now_mhz(const struct bf_device *dev);
 
+/* The NVIDIA driver's version, "580.159.04", through NVML; NULL if unknown. */
+const char *bf_driver_version(const struct bf_device *dev, char *buf, size_t len);
+
 /* The architectures this build has GPU code for, as CMake was given them. */
 const char *bf_built_archs(void);
 

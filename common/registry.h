@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/bank_model.h"
+#include "common/counters.h"
 #include "common/device.h"
 #include "common/report.h"
 #include "common/timing.h"
@@ -47,6 +49,10 @@ struct bf_bench_ctx {
     int flush_l2; /* 1: always flush L2; 0: only when the data fits in 4x L2 and the
                    * family does not want it warm (bf_bench_run's `warm`) */
     uint64_t seed;
+    /* --counters: ncu's counts to print beside the model's (NULL: none); in
+     * the counting pass, the list of variants run (NULL: a timed run). */
+    const struct bf_counters *counters;
+    FILE *counting;
 };
 
 /* An array field of struct bf_family and its count, from one static array:

@@ -234,16 +234,10 @@ static int is_json_number(const char *s)
     return *end == '\0' && isfinite(v);
 }
 
-static void print_json(FILE *f, const struct bf_table *t)
+/* The rows of t as a JSON array of objects, a member a column. */
+static void print_json_rows(FILE *f, const struct bf_table *t)
 {
-    fputs("{\n  \"meta\": {", f);
-    for (int i = 0; i < t->nmeta; ++i) {
-        fputs(i ? ",\n    " : "\n    ", f);
-        print_json_string(f, t->meta_key[i]);
-        fputs(": ", f);
-        print_json_string(f, t->meta_val[i]);
-    }
-    fputs(t->nmeta ? "\n  },\n  \"rows\": [" : "},\n  \"rows\": [", f);
+    fputc('[', f);
     for (int r = 0; r < t->nrows; ++r) {
         fputs(r ? ",\n    {" : "\n    {", f);
         for (int c = 0; c < t->ncols; ++c) {
@@ -261,7 +255,28 @@ static void print_json(FILE *f, const struct bf_table *t)
         }
         fputc('}', f);
     }
-    fputs(t->nrows ? "\n  ]\n}\n" : "]\n}\n", f);
+    fputs(t->nrows ? "\n  ]" : "]", f);
+}
+
+void bf_table_print_json(FILE *f, const struct bf_table *t, const char *more_name,
+                         const struct bf_table *more)
+{
+    fputs("{\n  \"meta\": {", f);
+    for (int i = 0; i < t->nmeta; ++i) {
+        fputs(i ? ",\n    " : "\n    ", f);
+        print_json_string(f, t->meta_key[i]);
+        fputs(": ", f);
+        print_json_string(f, t->meta_val[i]);
+    }
+    fputs(t->nmeta ? "\n  },\n  \"rows\": " : "},\n  \"rows\": ", f);
+    print_json_rows(f, t);
+    if (more != NULL) {
+        fputs(",\n  ", f);
+        print_json_string(f, more_name);
+        fputs(": ", f);
+        print_json_rows(f, more);
+    }
+    fputs("\n}\n", f);
 }
 
 void bf_table_print_meta(FILE *f, const struct bf_table *t)
@@ -280,7 +295,7 @@ void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format)
         print_csv(f, t);
         break;
     case BF_FORMAT_JSON:
-        print_json(f, t);
+        bf_table_print_json(f, t, NULL, NULL);
         break;
     case BF_FORMAT_TABLE:
     default:

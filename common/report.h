@@ -13,7 +13,7 @@ extern "C" {
 
 enum bf_format { BF_FORMAT_TABLE, BF_FORMAT_MD, BF_FORMAT_CSV, BF_FORMAT_JSON };
 
-#define BF_TABLE_MAX_COLS 20
+#define BF_TABLE_MAX_COLS 32
 #define BF_TABLE_MAX_META 16
 
 struct bf_table {
@@ -45,6 +45,11 @@ void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
 /* The rows, and the metadata with them, but for CSV: a header row and the rows
  * alone (print the metadata elsewhere with bf_table_print_meta). */
 void bf_table_print(FILE *f, const struct bf_table *t, enum bf_format format);
+
+/* As JSON, {"meta": {...}, "rows": [...]}, and with `more` (not NULL) its
+ * rows under the member `more_name` after them. */
+void bf_table_print_json(FILE *f, const struct bf_table *t, const char *more_name,
+                         const struct bf_table *more);
 
 /* The metadata as "# key: value" lines. */
 void bf_table_print_meta(FILE *f, const struct bf_table *t);

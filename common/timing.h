@@ -1,6 +1,9 @@
 /* Timing device work with CUDA events: warm-up, then repetitions until the
  * noise is under a bound or a cap is hit; median, min, max. An optional L2
- * flush runs between repetitions, outside the timed region. */
+ * flush runs between repetitions, outside the timed region. As nvbench does,
+ * the SM clock is read around every repetition (common/sm_clock.h), and one
+ * taken while the GPU throttled (clock under a fraction of its maximum) is
+ * discarded, counted, and retaken after a pause. */
 #ifndef BANKFREE_TIMING_H
 #define BANKFREE_TIMING_H
 
@@ -23,22 +26,34 @@ struct bf_timing_opts {
     double noise_target; /* stop once noise <= this (0.01 = 1%) */
     void *flush;         /* if not NULL, written before every launch to evict L2 */
     size_t flush_bytes;
+    int sms;                  /* the GPU's SMs, for the clock stamps */
+    double max_mhz;           /* the SM clock's maximum; 0: no clock check */
+    double throttle_fraction; /* a rep under this fraction of max_mhz is discarded */
+    double recovery_s;        /* and the next one waits this long */
 };
 
 struct bf_timing {
     double median_ms, min_ms, max_ms;
     double noise; /* median absolute deviation / median */
     int reps;
+    int throttled; /* reps discarded for a throttled clock (not in reps) */
+    double mhz;    /* median SM clock over the kept reps; 0: not read */
 };
 
-/* Defaults: 3 warm-ups, 20..1000 reps, 2 s, 1% noise, no flush. */
+/* Defaults: 3 warm-ups, 20..1000 reps, 2 s, 1% noise, no flush; no clock
+ * check until sms and max_mhz are set, then reps under 75% of max_mhz are
+ * retaken after 50 ms (nvbench's defaults). */
 struct bf_timing_opts bf_timing_defaults(void);
 
 cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
                     const struct bf_timing_opts *opts, struct bf_timing *out);
 
-/* The statistics of n samples (pure C; sorts ms in place). */
+/* The statistics of n samples (pure C; sorts ms in place; leaves throttled
+ * and mhz as they were). */
 void bf_timing_stats(double *ms, int n, struct bf_timing *out);
+
+/* Whether a rep at `mhz` counts as throttled (mhz 0: not read, never). */
+int bf_timing_throttled(const struct bf_timing_opts *opts, double mhz);
 
 #ifdef __cplusplus
 }

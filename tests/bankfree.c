@@ -11,6 +11,7 @@
 
 #include "common/bench.h"
 #include "common/check.h"
+#include "common/counters.h"
 #include "common/data.h"
 #include "common/device.h"
 #include "common/registry.h"
@@ -48,9 +49,13 @@ static void device_meta(struct bf_table *t, const struct bf_device *d)
 {
     bf_table_meta(t, "device", "%s (sm_%d%d, %d SMs, %.0f MB L2, %.1f GB)", d->name, d->cc_major,
                   d->cc_minor, d->sms, (double)d->l2_bytes / 1e6, (double)d->global_bytes / 1e9);
-    bf_table_meta(t, "cuda", "runtime %d.%d, driver %d.%d, built for CUDA architectures %s",
-                  d->runtime_version / 1000, d->runtime_version % 1000 / 10,
-                  d->driver_version / 1000, d->driver_version % 1000 / 10, bf_built_archs());
+    char driver[96];
+    const char *version = bf_driver_version(d, driver, sizeof driver);
+    bf_table_meta(t, "cuda",
+                  "runtime %d.%d, driver %s%s(CUDA %d.%d), built for CUDA architectures %s",
+                  d->runtime_version / 1000, d->runtime_version % 1000 / 10, version ? version : "",
+                  version ? " " : "", d->driver_version / 1000, d->driver_version % 1000 / 10,
+                  bf_built_archs());
 }
 
 /* Prints a table and frees it. CSV is plain: a header row and the rows; the
@@ -323,17 +328,92 @@ static int cmd_test(const struct bf_options *o)
     return count[FAIL] ? BF_EXIT_FAIL : count[PASS] == 0 && count[SKIP] ? BF_EXIT_NO_DEVICE : 0;
 }
 
+/* main's arguments, for the counting pass (--counters runs them again). */
+static int main_argc;
+static char **main_argv;
+
+/* The bench table's columns, and ncu's after them with --counters. */
+static void bench_columns(int counters, const char *cols[BF_TABLE_MAX_COLS + 1])
+{
+    int n = 0;
+    for (int i = 0; bf_bench_columns[i] != NULL; ++i)
+        cols[n++] = bf_bench_columns[i];
+    for (int i = 0; counters && bf_bench_counter_columns[i] != NULL; ++i)
+        cols[n++] = bf_bench_counter_columns[i];
+    cols[n] = NULL;
+}
+
+/* --counters: the counting pass under ncu, before the timing. Returns 0, or
+ * an exit code after one line. */
+static int measure_counters(const struct bf_options *o, struct bf_counters *counts)
+{
+    char ncu[4096], why[1024];
+    if (bf_ncu_path(ncu, sizeof ncu) == NULL) {
+        fputs("bankfree: --counters needs Nsight Compute's ncu: none on PATH or in "
+              "/usr/local/cuda/bin (or BANKFREE_NCU names one that is not executable)\n",
+              stderr);
+        return BF_EXIT_USAGE;
+    }
+    const char *prefixes[BF_MAX_FAMILIES];
+    int n = 0;
+    for (int f = 0; f < bf_nfamilies; ++f)
+        if (o->variants[f])
+            prefixes[n++] = bf_families[f]->name;
+    fprintf(stderr, "bankfree: counting shared-memory wavefronts under %s first\n", ncu);
+    if (bf_counters_measure(ncu, main_argc, main_argv, prefixes, n, o->seed, counts, why,
+                            sizeof why) != 0) {
+        fprintf(stderr, "bankfree: %s\n", why);
+        return BF_EXIT_FAIL;
+    }
+    return 0;
+}
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    timespec_get(&now, TIME_UTC);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
 static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, const char *cmdline)
 {
     struct bf_table t;
     char why[256], when[64], size[64];
-    bf_table_init(&t, bf_bench_columns);
-    struct bf_bench_ctx ctx = {dev, bf_timing_defaults(), o->flush_l2, o->seed};
+    struct bf_counters counts = {0, NULL};
+    struct bf_bench_ctx ctx = {
+        .dev = dev, .timing = bf_timing_defaults(), .flush_l2 = o->flush_l2, .seed = o->seed};
+    /* Run under ncu by --counters: each variant once, listed; no table. */
+    const char *counting = getenv(BF_COUNTERS_ENV);
+    if (counting != NULL && *counting) {
+        ctx.counting = fopen(counting, "w");
+        if (ctx.counting == NULL) {
+            fprintf(stderr, "bankfree: counting pass: cannot write %s\n", counting);
+            return BF_EXIT_FAIL;
+        }
+        const char *seed = getenv(BF_COUNTERS_SEED_ENV);
+        if (seed != NULL)
+            ctx.seed = strtoull(seed, NULL, 10);
+    } else if (o->counters) {
+        int status = measure_counters(o, &counts);
+        if (status != 0)
+            return status;
+        ctx.counters = &counts;
+    }
+    if (o->quick) {
+        ctx.timing.min_reps = 5;
+        ctx.timing.max_seconds = 0.25;
+        ctx.timing.noise_target = 0.03;
+    }
     if (o->reps > 0) {
         ctx.timing.min_reps = o->reps;
         if (ctx.timing.max_reps < o->reps)
             ctx.timing.max_reps = o->reps;
     }
+    const char *cols[BF_TABLE_MAX_COLS + 1];
+    bench_columns(ctx.counters != NULL, cols);
+    bf_table_init(&t, cols);
+    struct timespec start;
+    timespec_get(&start, TIME_UTC);
     int failed = 0, ran = 0, skipped = 0, cases = 0;
     for (int pass = 0; pass < 2; ++pass) /* count the cases, then run them */
         for (int f = 0; f < bf_nfamilies; ++f) {
@@ -351,8 +431,8 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                     /* The comparators' buffers, and L2's flush buffer. */
                     double need = fam->bench_bytes(&sizes[s]) + 2.0 * (double)dev->l2_bytes;
                     bf_size_format(&sizes[s], size, sizeof size);
-                    fprintf(stderr, "bankfree: [%d/%d] %s %s %s\n", ran + skipped + 1, cases,
-                            fam->name, fam->types[type], size);
+                    fprintf(stderr, "bankfree: [%d/%d] %5.1f s  %s %s %s\n", ran + skipped + 1,
+                            cases, seconds_since(&start), fam->name, fam->types[type], size);
                     if (!fits(need, o, why, sizeof why)) {
                         fprintf(stderr, "bankfree: skipped %s %s %s: %s\n", fam->name,
                                 fam->types[type], size, why);
@@ -364,6 +444,12 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                 }
             }
         }
+    if (ctx.counting != NULL) {
+        int bad = fclose(ctx.counting) != 0;
+        bf_table_free(&t);
+        return failed || bad ? BF_EXIT_FAIL : 0;
+    }
+    fprintf(stderr, "bankfree: %d cases in %.1f s\n", ran, seconds_since(&start));
     utc_now(when, sizeof when);
     device_meta(&t, dev);
     int mhz = bf_sm_clock_now_mhz(dev);
@@ -375,18 +461,26 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                       dev->max_sm_clock_mhz);
     bf_table_meta(&t, "timing",
                   "CUDA events, %d warm-ups, median of >= %d reps (until noise < "
-                  "%.0f%% or %d reps or %.0f s); L2 flushed %s",
+                  "%.0f%% or %d reps or %.2g s); L2 flushed %s; a rep whose SM clock was under "
+                  "%.0f%% of max is discarded and retaken after %.0f ms (column throttled)",
                   ctx.timing.warmup, ctx.timing.min_reps, 100 * ctx.timing.noise_target,
                   ctx.timing.max_reps, ctx.timing.max_seconds,
                   o->flush_l2 ? "before every rep"
                               : "when the data fits in 4x L2, but for a family's warm sizes, "
-                                "resident in L2 on purpose (column l2)");
+                                "resident in L2 on purpose (column l2)",
+                  100 * ctx.timing.throttle_fraction, 1e3 * ctx.timing.recovery_s);
     bf_table_meta(&t, "columns",
                   "rate counts bytes read + written; of_ceiling = rate / the fastest "
-                  "ceiling's rate; vs_* = their time / this time; l2: flushed before "
+                  "ceiling's rate; vs_* = their time / this time; sm_mhz = median SM clock "
+                  "over the kept reps; l2: flushed before "
                   "every rep, cold (data >= 4x L2, not flushed) or warm (resident on purpose); "
                   "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics); "
-                  "ldc_ways = constant-cache distinct addresses / requests");
+                  "ldc_ways = constant-cache distinct addresses / requests%s",
+                  ctx.counters ? "; ncu_* and pipe_* = ncu's SASS and data-pipe shared "
+                                 "wavefronts of one run (ld with ldmatrix, st with cp.async); "
+                                 "ncu_vs_model_pct = 100 (SASS / model - 1), the class "
+                                 "furthest off"
+                               : "");
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
     bf_table_meta(&t, "revision", "%s", bf_revision);
@@ -395,12 +489,29 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
     struct bf_table summary;
     bf_table_init(&summary, bf_summary_columns);
     bf_bench_summary(&t, bf_families, bf_nfamilies, &summary);
-    print_table(&t, o->format);
+    if (o->json_file != NULL) {
+        FILE *json = fopen(o->json_file, "w");
+        if (json != NULL)
+            bf_table_print_json(json, &t, "summary", &summary);
+        if (json == NULL || fclose(json) != 0) {
+            fprintf(stderr, "bankfree: --json %s: cannot write it: %s\n", o->json_file,
+                    strerror(errno));
+            failed = 1;
+        }
+    }
+    if (o->format == BF_FORMAT_JSON)
+        bf_table_print_json(stdout, &t, "summary", &summary);
+    else
+        bf_table_print(stdout, &t, o->format);
+    if (o->format == BF_FORMAT_CSV)
+        bf_table_print_meta(stderr, &t);
     if (summary.nrows > 0 && (o->format == BF_FORMAT_TABLE || o->format == BF_FORMAT_MD)) {
         fputs(o->format == BF_FORMAT_MD ? "\n### Summary\n\n" : "\nsummary:\n", stdout);
         bf_table_print(stdout, &summary, o->format);
     }
     bf_table_free(&summary);
+    bf_table_free(&t);
+    bf_counters_free(&counts);
     return failed ? BF_EXIT_FAIL : ran == 0 && skipped ? BF_EXIT_NO_DEVICE : 0;
 }
 
@@ -471,6 +582,8 @@ int main(int argc, char **argv)
     if (bf_parse_options(argc, argv, &o, why, sizeof why) != 0)
         usage_error(why);
     command_line(argc, argv, cmdline, sizeof cmdline);
+    main_argc = argc;
+    main_argv = argv;
     if (!o.has_seed)
         o.seed = bf_mix64((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32));
     int status = run(&o, cmdline);

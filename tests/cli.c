@@ -1,9 +1,10 @@
 #include "tests/cli.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/check.h"
 
 #define C(command) (1u << (command))
 #define SIZED      (C(BF_CMD_MAIN) | C(BF_CMD_MODEL) | C(BF_CMD_TEST) | C(BF_CMD_BENCH))
@@ -61,6 +62,9 @@ enum option_id {
     OPT_SMS,
     OPT_REPS,
     OPT_FLUSH_L2,
+    OPT_QUICK,
+    OPT_COUNTERS,
+    OPT_JSON,
     OPT_SEED,
     OPT_DEVICE,
     OPT_MEM_LIMIT,
@@ -104,6 +108,17 @@ static const struct option_spec {
     [OPT_FLUSH_L2] = {"--flush-l2", NULL, C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
                       "flush L2 before every repetition (automatic when the data fits\n"
                       "in 4x L2, but for a family's warm sizes, resident on purpose)"},
+    [OPT_QUICK] = {"--quick", NULL, C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
+                   "a first look in under a minute: each family's smallest bench\n"
+                   "size (its warm, L2-resident one where it has one), at least 5\n"
+                   "reps, at most 0.25 s a row, noise under 3%"},
+    [OPT_COUNTERS] = {"--counters", NULL, C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
+                      "also measure each variant's shared-memory wavefronts with ncu\n"
+                      "(Nsight Compute: on PATH, in /usr/local/cuda/bin, or named by\n"
+                      "BANKFREE_NCU), on the same launch as timed, same data: SASS and\n"
+                      "pipe counters beside the model's (docs/json.md)"},
+    [OPT_JSON] = {"--json", "FILE", C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
+                  "also write the run as JSON to FILE (what --format json prints)"},
     [OPT_SEED] = {"--seed", "N", ON_GPU | C(BF_CMD_MODEL), 0,
                   "base seed of the random inputs, 0 to 2^64 - 1 (default: from the\n"
                   "clock, test prints it; model's is fixed, so its tables repeat);\n"
@@ -123,16 +138,6 @@ static const struct option_spec {
                     "facts go to stderr) or json"},
     [OPT_HELP] = {"--help", NULL, ~0u, 1, "this help"},
 };
-
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Where a command's options are listed: "bankfree help test". The main job
  * takes bench's. */
@@ -288,9 +293,9 @@ static int select_filter(struct bf_options *o, const char *arg, char *why, size_
                 o->variants[f] |= 1u << v;
                 return 0;
             }
-        return fail(why, len, "unknown variant '%s' (bankfree list shows them)", arg);
+        return bf_fail(why, len, "unknown variant '%s' (bankfree list shows them)", arg);
     }
-    return fail(why, len, "unknown family '%s' (bankfree list shows them)", arg);
+    return bf_fail(why, len, "unknown family '%s' (bankfree list shows them)", arg);
 }
 
 static int command_of(const char *name)
@@ -310,7 +315,7 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
     switch (id) {
     case OPT_SIZE:
         if (o->nsizes == BF_MAX_SIZES)
-            return fail(why, len, "too many sizes (at most %d)", BF_MAX_SIZES);
+            return bf_fail(why, len, "too many sizes (at most %d)", BF_MAX_SIZES);
         o->size_text[o->nsizes++] = v;
         return 0;
     case OPT_SIZES:
@@ -319,13 +324,13 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
                 o->size_set = s;
                 return 0;
             }
-        return fail(why, len, "--sizes '%s': use test, quick, bench or hw", v);
+        return bf_fail(why, len, "--sizes '%s': use test, quick, bench or hw", v);
     case OPT_TYPE:
         for (int k = 0; k < *ntypes; ++k)
             if (strcmp(type_text[k], v) == 0)
                 return 0; /* named twice: once */
         if (*ntypes == BF_MAX_TYPES)
-            return fail(why, len, "too many types (at most %d)", BF_MAX_TYPES);
+            return bf_fail(why, len, "too many types (at most %d)", BF_MAX_TYPES);
         type_text[(*ntypes)++] = v;
         return 0;
     case OPT_SITES:
@@ -342,42 +347,53 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         else if (strcmp(v, "kepler8") == 0)
             o->rules = bf_rules_kepler8;
         else
-            return fail(why, len, "--rules '%s': use sm90, cc1x or kepler8", v);
+            return bf_fail(why, len, "--rules '%s': use sm90, cc1x or kepler8", v);
         return 0;
     case OPT_SMS:
         if (parse_number(v, 1, 1024, &n) != 0)
-            return fail(why, len, "--sms '%s': give a number of SMs from 1 to 1024", v);
+            return bf_fail(why, len, "--sms '%s': give a number of SMs from 1 to 1024", v);
         o->sms = (int)n;
         return 0;
     case OPT_REPS:
         if (parse_number(v, 1, 100000, &n) != 0)
-            return fail(why, len, "--reps '%s': give a whole number from 1 to 100000", v);
+            return bf_fail(why, len, "--reps '%s': give a whole number from 1 to 100000", v);
         o->reps = (int)n;
         return 0;
     case OPT_FLUSH_L2:
         o->flush_l2 = 1;
         return 0;
+    case OPT_QUICK:
+        o->quick = 1;
+        return 0;
+    case OPT_COUNTERS:
+        o->counters = 1;
+        return 0;
+    case OPT_JSON:
+        if (*v == '\0')
+            return bf_fail(why, len, "--json needs a file name");
+        o->json_file = v;
+        return 0;
     case OPT_SEED:
         rc = parse_number(v, 0, ~0ull, &n);
         if (rc == -2)
-            return fail(why, len, "--seed '%s': larger than 2^64 - 1", v);
+            return bf_fail(why, len, "--seed '%s': larger than 2^64 - 1", v);
         if (rc != 0)
-            return fail(why, len, "--seed '%s': give a whole number from 0 to 2^64 - 1", v);
+            return bf_fail(why, len, "--seed '%s': give a whole number from 0 to 2^64 - 1", v);
         o->seed = n;
         o->has_seed = 1;
         return 0;
     case OPT_DEVICE:
         if (parse_number(v, 0, 1023, &n) != 0)
-            return fail(why, len, "--device '%s': give a device number, 0 to 1023", v);
+            return bf_fail(why, len, "--device '%s': give a device number, 0 to 1023", v);
         o->device = (int)n;
         return 0;
     case OPT_MEM_LIMIT:
         if (parse_bytes(v, &o->mem_limit) != 0)
-            return fail(why, len, "--mem-limit '%s': give bytes, like 17179869184 or 16G", v);
+            return bf_fail(why, len, "--mem-limit '%s': give bytes, like 17179869184 or 16G", v);
         return 0;
     case OPT_FORMAT:
         if (bf_format_parse(v, &o->format) != 0)
-            return fail(why, len, "--format '%s': use table, md, csv or json", v);
+            return bf_fail(why, len, "--format '%s': use table, md, csv or json", v);
         return 0;
     case OPT_HELP:
     case OPTIONS:
@@ -396,18 +412,18 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
     if (argc > 1 && argv[1][0] != '-') {
         int c = command_of(argv[1]);
         if (c < 0)
-            return fail(why, len, "unknown command '%s' (bankfree --help lists them)", argv[1]);
+            return bf_fail(why, len, "unknown command '%s' (bankfree --help lists them)", argv[1]);
         o->command = (enum bf_command)c;
         first = 2;
     }
     const char *cmd = o->command == BF_CMD_MAIN ? "bankfree" : commands[o->command].name;
     if (o->command == BF_CMD_HELP) {
         if (argc > 3)
-            return fail(why, len, "help takes one command at most");
+            return bf_fail(why, len, "help takes one command at most");
         if (argc == 3) {
             int c = command_of(argv[2]);
             if (c < 0)
-                return fail(why, len, "help: unknown command '%s'", argv[2]);
+                return bf_fail(why, len, "help: unknown command '%s'", argv[2]);
             o->help_for = (enum bf_command)c;
         }
         return 0;
@@ -419,15 +435,15 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         const char *a = argv[i];
         if (a[0] != '-' && o->command == BF_CMD_COMPARE) {
             if (nfiles == 2)
-                return fail(why, len, "compare takes two files ('%s' is a third)", a);
+                return bf_fail(why, len, "compare takes two files ('%s' is a third)", a);
             o->files[nfiles++] = a;
             continue;
         }
         if (a[0] != '-') {
             if (o->command == BF_CMD_MAIN)
-                return fail(why, len, "a filter ('%s') needs a command before it", a);
+                return bf_fail(why, len, "a filter ('%s') needs a command before it", a);
             if (!commands[o->command].filtered)
-                return fail(why, len, "'%s' takes no filter ('%s')", cmd, a);
+                return bf_fail(why, len, "'%s' takes no filter ('%s')", cmd, a);
             if (select_filter(o, a, why, len) != 0)
                 return -1;
             filtered = 1;
@@ -441,8 +457,8 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
             if (strlen(options[k].name) == nlen && strncmp(a, options[k].name, nlen) == 0)
                 id = k;
         if (id < 0)
-            return fail(why, len, "unknown option '%.*s' (%s lists them)", (int)nlen, a,
-                        help_hint(o->command));
+            return bf_fail(why, len, "unknown option '%.*s' (%s lists them)", (int)nlen, a,
+                           help_hint(o->command));
         const struct option_spec *s = &options[id];
         if (id == OPT_HELP) {
             o->help_for = o->command;
@@ -450,33 +466,33 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
             return 0;
         }
         if (!(s->commands & C(o->command)))
-            return fail(why, len, "option %s means nothing to '%s' (%s lists its options)", s->name,
-                        cmd, help_hint(o->command));
+            return bf_fail(why, len, "option %s means nothing to '%s' (%s lists its options)",
+                           s->name, cmd, help_hint(o->command));
         if (seen[id]++ && !s->repeatable)
-            return fail(why, len, "option %s is given more than once", s->name);
+            return bf_fail(why, len, "option %s is given more than once", s->name);
         const char *v = NULL;
         if (s->arg == NULL && eq != NULL)
-            return fail(why, len, "option %s takes no value", s->name);
+            return bf_fail(why, len, "option %s takes no value", s->name);
         if (s->arg != NULL) {
             if (eq != NULL)
                 v = eq + 1;
             else if (i + 1 < argc)
                 v = argv[++i];
             else
-                return fail(why, len, "option %s needs a value", s->name);
+                return bf_fail(why, len, "option %s needs a value", s->name);
         }
         if (apply_option(o, (enum option_id)id, v, type_text, &ntypes, why, len) != 0)
             return -1;
     }
     if (o->command == BF_CMD_COMPARE && nfiles < 2)
-        return fail(why, len, "compare takes two files: bankfree compare A.json B.json");
+        return bf_fail(why, len, "compare takes two files: bankfree compare A.json B.json");
     if (seen[OPT_SIZE] && seen[OPT_SIZES])
-        return fail(why, len, "give --size or --sizes, not both");
+        return bf_fail(why, len, "give --size or --sizes, not both");
     const char *limit = getenv("BANKFREE_MEM_LIMIT");
     if (!seen[OPT_MEM_LIMIT] && limit != NULL && *limit &&
         (options[OPT_MEM_LIMIT].commands & C(o->command)) && parse_bytes(limit, &o->mem_limit) != 0)
-        return fail(why, len, "BANKFREE_MEM_LIMIT='%s': give bytes, like 17179869184 or 16G",
-                    limit);
+        return bf_fail(why, len, "BANKFREE_MEM_LIMIT='%s': give bytes, like 17179869184 or 16G",
+                       limit);
     o->sites |= filtered;
     if (o->sms > 0)
         o->rules.sms = o->sms; /* whichever of --rules and --sms came first */
@@ -498,9 +514,9 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
                     found = 1;
                 }
         if (!found)
-            return fail(why, len,
-                        "--type '%s': no selected family has it (bankfree list shows the types)",
-                        type_text[k]);
+            return bf_fail(why, len,
+                           "--type '%s': no selected family has it (bankfree list shows the types)",
+                           type_text[k]);
     }
     for (int f = 0; f < bf_nfamilies; ++f)
         if (o->types[f] == 0)
@@ -524,7 +540,8 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
             return -1;
         }
         if (!matched)
-            return fail(why, len, "size '%s' fits none of the selected families", o->size_text[s]);
+            return bf_fail(why, len, "size '%s' fits none of the selected families",
+                           o->size_text[s]);
     }
     for (int f = 0; f < bf_nfamilies; ++f) {
         struct bf_size sizes[BF_MAX_SIZES];
@@ -543,28 +560,28 @@ static int plain_name(const char *s)
 int bf_check_families(char *why, size_t len)
 {
     if (bf_nfamilies > BF_MAX_FAMILIES)
-        return fail(why, len, "%d families, more than BF_MAX_FAMILIES", bf_nfamilies);
+        return bf_fail(why, len, "%d families, more than BF_MAX_FAMILIES", bf_nfamilies);
     for (int i = 0; i < bf_nfamilies; ++i) {
         const struct bf_family *f = bf_families[i];
         if (!plain_name(f->name))
-            return fail(why, len, "family '%s': a name must be [a-z0-9_]+", f->name);
+            return bf_fail(why, len, "family '%s': a name must be [a-z0-9_]+", f->name);
         if (f->nvariants < 1 || f->nvariants > 32 || f->ntypes < 1 || f->ntypes > BF_MAX_TYPES ||
             f->ndims < 1 || f->ndims > BF_MAX_DIMS || f->size_form == NULL || f->model == NULL ||
             f->test == NULL || f->bench == NULL || f->test_bytes == NULL || f->bench_bytes == NULL)
-            return fail(why, len,
-                        "family %s: 1-32 variants, 1-%d types, 1-%d dimensions, a size "
-                        "form and every hook, please (common/registry.h)",
-                        f->name, BF_MAX_TYPES, BF_MAX_DIMS);
+            return bf_fail(why, len,
+                           "family %s: 1-32 variants, 1-%d types, 1-%d dimensions, a size "
+                           "form and every hook, please (common/registry.h)",
+                           f->name, BF_MAX_TYPES, BF_MAX_DIMS);
         if (f->conflicting < 0 || f->conflicting >= f->nvariants)
-            return fail(why, len, "family %s: .conflicting names no variant", f->name);
+            return bf_fail(why, len, "family %s: .conflicting names no variant", f->name);
         for (int v = 0; v < f->nvariants; ++v)
             if (!plain_name(f->variants[v].name))
-                return fail(why, len, "family %s: variant '%s': a name must be [a-z0-9_]+", f->name,
-                            f->variants[v].name);
+                return bf_fail(why, len, "family %s: variant '%s': a name must be [a-z0-9_]+",
+                               f->name, f->variants[v].name);
         for (int set = 0; set < BF_SIZE_SETS; ++set)
             if (f->nsizes[set] < 1 || f->nsizes[set] > BF_MAX_SIZES)
-                return fail(why, len, "family %s: its %s size list needs 1 to %d sizes", f->name,
-                            bf_size_set_names[set], BF_MAX_SIZES);
+                return bf_fail(why, len, "family %s: its %s size list needs 1 to %d sizes", f->name,
+                               bf_size_set_names[set], BF_MAX_SIZES);
     }
     return 0;
 }
@@ -588,6 +605,14 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
     int set = o->size_set;
     if (set < 0)
         set = o->command == BF_CMD_TEST ? BF_SIZES_TEST : BF_SIZES_BENCH;
+    if (o->quick && o->size_set < 0) { /* --quick: the list's smallest case alone */
+        int least = 0;
+        for (int s = 1; s < f->nsizes[set]; ++s)
+            if (f->bench_bytes(&f->sizes[set][s]) < f->bench_bytes(&f->sizes[set][least]))
+                least = s;
+        out[0] = f->sizes[set][least];
+        return 1;
+    }
     memcpy(out, f->sizes[set], (size_t)f->nsizes[set] * sizeof *out); /* bf_check_families */
     return f->nsizes[set];
 }

@@ -34,11 +34,14 @@ struct bf_options {
     unsigned types[BF_MAX_FAMILIES];    /* per family, a bit per selected type */
     const char *size_text[BF_MAX_SIZES];
     int nsizes;
-    int size_set; /* an enum bf_size_set, or -1: the command's own */
-    int sites;    /* model: every access site, not one row a variant */
-    int lanes;    /* model: each site's worst request, a row a lane */
-    int flush_l2; /* flush L2 before every timed repetition */
-    int reps;     /* at least this many timed repetitions (0: default) */
+    int size_set;          /* an enum bf_size_set, or -1: the command's own */
+    int sites;             /* model: every access site, not one row a variant */
+    int lanes;             /* model: each site's worst request, a row a lane */
+    int flush_l2;          /* flush L2 before every timed repetition */
+    int reps;              /* at least this many timed repetitions (0: default) */
+    int quick;             /* bench: a first look, each family's first bench size, short timing */
+    int counters;          /* bench: ncu's wavefronts of each variant beside the model's */
+    const char *json_file; /* bench: also the JSON, to this file */
     int has_seed;
     uint64_t seed;
     int device;       /* CUDA device number, or -1: the current device */

@@ -209,6 +209,11 @@ static void bad_input(void)
     expect_usage_error(ARGS("test", "--rules", "cc1x"), "--rules means nothing to 'test'");
     expect_usage_error(ARGS("test", "--format", "csv"), "--format means nothing to 'test'");
     expect_usage_error(ARGS("bench", "--sites"), "--sites means nothing to 'bench'");
+    expect_usage_error(ARGS("model", "--counters"), "--counters means nothing to 'model'");
+    expect_usage_error(ARGS("test", "--quick"), "--quick means nothing to 'test'");
+    expect_usage_error(ARGS("bench", "--json"), "option --json needs a value");
+    expect_usage_error(ARGS("bench", "--json="), "--json needs a file name");
+    expect_usage_error(ARGS("--quick", "--quick"), "--quick is given more than once");
     expect_usage_error(ARGS("device", "transpose"), "'device' takes no filter");
     expect_usage_error(ARGS("model", "--rules", "sm90", "--rules", "cc1x"),
                        "--rules is given more than once");
@@ -389,6 +394,9 @@ static void fuzz(void)
                                         "--sms",
                                         "--reps",
                                         "--flush-l2",
+                                        "--quick",
+                                        "--counters",
+                                        "--json",
                                         "--seed",
                                         "--device",
                                         "--mem-limit",

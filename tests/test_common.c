@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "common/bench.h"
+#include "common/counters.h"
 #include "common/data.h"
 #include "common/registry.h"
 #include "common/report.h"
+#include "common/sm_clock.h"
 #include "common/timing.h"
 #include "common/validate.h"
 #include "tests/unit.h"
@@ -196,7 +198,7 @@ static void bench_row(struct bf_table *t, const char *family, const char *size, 
     bf_table_text(t, "%s", size);
     bf_table_text(t, "%s", variant);
     bf_table_num(t, "%.4f", ms);
-    for (int i = 0; i < 5; ++i) /* min_ms max_ms noise_pct reps l2 */
+    for (int i = 0; i < 7; ++i) /* min_ms max_ms noise_pct reps throttled sm_mhz l2 */
         bf_table_none(t);
     bf_table_num(t, "%.1f", 1000.0 / ms);
     bf_table_text(t, "GB/s");
@@ -249,6 +251,79 @@ static void test_summary(void)
     bf_table_free(&sum);
 }
 
+#define SASS_LD "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+#define SASS_ST "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+
+/* The clock read around a rep, and which reps count as throttled. */
+static void test_clock(void)
+{
+    struct bf_clock_stamp a = {1000000, 5000000}, b = {1020000, 5000000 + 39600};
+    EXPECT(fabs(bf_clock_mhz(&a, &b, 10000) - 1980) < 1e-9, "39600 cycles in 20 us: 1980 MHz");
+    EXPECT(bf_clock_mhz(&a, &b, 30000) == 0, "a stretch under min_ns is not judged");
+    struct bf_clock_stamp unwritten = {0, 0};
+    EXPECT(bf_clock_mhz(&unwritten, &b, 0) == 0, "a stamp never written: not judged");
+    EXPECT(bf_clock_mhz(&b, &a, 0) == 0, "stamps out of order: not judged");
+    struct bf_timing_opts o = bf_timing_defaults();
+    EXPECT(!bf_timing_throttled(&o, 1000), "no maximum given: no check");
+    o.max_mhz = 1980;
+    EXPECT(bf_timing_throttled(&o, 1484) && !bf_timing_throttled(&o, 1485) &&
+               !bf_timing_throttled(&o, 0),
+           "under 75%% of 1980 MHz (1485) is throttled; 0 (not read) is not");
+}
+
+/* ncu's CSV and the counting pass's list, made up: rows after each marker go
+ * to the next listed variant; a kernel before the first marker to none. */
+static void test_counters(void)
+{
+    static const char log_text[] =
+        "==PROF== Connected to process 1 (bankfree)\n"
+        "\"ID\",\"Process ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\","
+        "\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"1\",\"transpose_fill(float *, int)\",\"\",\"" SASS_LD "\",\"\",\"7\"\n"
+        "\"1\",\"1\",\"bankfree_counters_mark()\",\"\",\"" SASS_LD "\",\"\",\"0\"\n"
+        "\"2\",\"1\",\"transpose_conflicting(const float *, float *)\",\"\",\"" SASS_LD
+        "\",\"\",\"1,048,576\"\n"
+        "\"2\",\"1\",\"transpose_conflicting(const float *, float *)\",\"\",\"" SASS_ST
+        "\",\"\",\"32,768\"\n"
+        "\"3\",\"1\",\"bankfree_counters_mark()\",\"\",\"" SASS_LD "\",\"\",\"0\"\n"
+        "\"4\",\"1\",\"reduction_pass1\",\"\",\"" SASS_LD "\",\"\",\"100\"\n"
+        "\"5\",\"1\",\"reduction_pass2\",\"\",\"" SASS_LD "\",\"\",\"20\"\n";
+    static const char list_text[] = "transpose\tf32\t64x64\tconflicting\n"
+                                    "reduction\ti32\t1024\ttree\n";
+    FILE *log = tmpfile(), *list = tmpfile();
+    EXPECT(log != NULL && list != NULL, "temporary files");
+    if (log == NULL || list == NULL)
+        return;
+    fputs(log_text, log);
+    fputs(list_text, list);
+    rewind(log);
+    rewind(list);
+    struct bf_counters c;
+    char why[256] = "";
+    EXPECT(bf_counters_parse(log, list, &c, why, sizeof why) == 0, "parse: %s", why);
+    const struct bf_counted *t = bf_counters_find(&c, "transpose", "f32", "64x64", "conflicting");
+    const struct bf_counted *r = bf_counters_find(&c, "reduction", "i32", "1024", "tree");
+    EXPECT(t != NULL && t->value[BF_SASS_LD] == 1048576 && t->value[BF_SASS_ST] == 32768,
+           "transpose: 1048576 loads, 32768 stores; the fill before the marker is no one's");
+    EXPECT(r != NULL && r->value[BF_SASS_LD] == 120, "reduction: two kernels summed, 120");
+    EXPECT(bf_counters_find(&c, "reduction", "i32", "1024", "tuned") == NULL, "not listed: NULL");
+    bf_counters_free(&c);
+    /* A marker more than the list names: refused. */
+    rewind(log);
+    FILE *short_list = tmpfile();
+    if (short_list == NULL)
+        return;
+    fputs("transpose\tf32\t64x64\tconflicting\n", short_list);
+    rewind(short_list);
+    EXPECT(bf_counters_parse(log, short_list, &c, why, sizeof why) != 0 &&
+               strstr(why, "markers") != NULL,
+           "two markers, one variant listed: %s", why);
+    bf_counters_free(&c);
+    fclose(short_list);
+    fclose(log);
+    fclose(list);
+}
+
 int main(void)
 {
     test_random_inputs();
@@ -257,5 +332,7 @@ int main(void)
     test_sizes();
     test_report();
     test_summary();
+    test_clock();
+    test_counters();
     return unit_finish("common");
 }

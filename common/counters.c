@@ -1,0 +1,338 @@
+#include "common/counters.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/check.h"
+
+#define SASS "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+#define PIPE "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
+
+const char *const bf_counter_metric[BF_COUNTERS] = {
+    [BF_SASS_LD] = SASS "ld.sum",         [BF_SASS_ST] = SASS "st.sum",
+    [BF_SASS_ATOM] = SASS "atom.sum",     [BF_SASS_LDSM] = SASS "ldsm.sum",
+    [BF_SASS_LDGSTS] = SASS "ldgsts.sum", [BF_PIPE_LD] = PIPE "ld.sum",
+    [BF_PIPE_ST] = PIPE "st.sum",         [BF_PIPE_ATOM] = PIPE "atom.sum",
+};
+
+#define MARK "bankfree_counters_mark"
+
+static int executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+const char *bf_ncu_path(char *buf, size_t len)
+{
+    const char *env = getenv("BANKFREE_NCU");
+    if (env != NULL && *env)
+        return executable(env) && snprintf(buf, len, "%s", env) < (int)len ? buf : NULL;
+    const char *path = getenv("PATH");
+    while (path != NULL && *path) {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && snprintf(buf, len, "%.*s/ncu", (int)n, path) < (int)len && executable(buf))
+            return buf;
+        path += n + (path[n] == ':');
+    }
+    static const char fallback[] = "/usr/local/cuda/bin/ncu";
+    if (!executable(fallback) || snprintf(buf, len, "%s", fallback) >= (int)len)
+        return NULL;
+    return buf;
+}
+
+/* Splits a CSV line into at most `max` fields, in place ("a","b,c",d; ""
+ * inside quotes is a quote). Returns the count. */
+static int split_csv(char *line, char **field, int max)
+{
+    int n = 0;
+    char *r = line;
+    while (n < max) {
+        char *w = r;
+        field[n++] = w;
+        if (*r == '"') {
+            ++r;
+            while (*r && !(*r == '"' && r[1] != '"')) {
+                if (*r == '"')
+                    ++r;
+                *w++ = *r++;
+            }
+            if (*r == '"')
+                ++r;
+        } else {
+            while (*r && *r != ',' && *r != '\n' && *r != '\r')
+                *w++ = *r++;
+        }
+        int more = *r == ',';
+        *w = '\0';
+        if (!more)
+            break;
+        ++r;
+    }
+    return n;
+}
+
+/* A count as ncu prints it: digits with thousands separators ("1,234,567"). */
+static int parse_count(const char *s, double *out)
+{
+    char digits[64];
+    size_t k = 0;
+    for (; *s && k + 1 < sizeof digits; ++s)
+        if (*s != ',')
+            digits[k++] = *s;
+    digits[k] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(digits, &end);
+    if (k == 0 || *end != '\0' || errno != 0 || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int column(char **field, int n, const char *name)
+{
+    for (int i = 0; i < n; ++i)
+        if (strcmp(field[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static int copy_name(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        return -1;
+    memcpy(dst, src, n + 1);
+    return 0;
+}
+
+/* Copies the list's variants into out->row, in order. */
+static int read_list(FILE *list, struct bf_counters *out, char *why, size_t len)
+{
+    char line[512];
+    int cap = 0;
+    while (fgets(line, sizeof line, list) != NULL) {
+        char *f[4];
+        line[strcspn(line, "\n")] = '\0';
+        int k = 0;
+        for (char *p = line; k < 4; ++k) {
+            f[k] = p;
+            p = strchr(p, '\t');
+            if (p == NULL)
+                break;
+            *p++ = '\0';
+        }
+        if (k != 3)
+            return bf_fail(why, len, "counting pass: a list line without 4 fields");
+        if (out->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct bf_counted *r = realloc(out->row, (size_t)cap * sizeof *r);
+            if (r == NULL)
+                return bf_fail(why, len, "out of memory");
+            out->row = r;
+        }
+        struct bf_counted *r = &out->row[out->n++];
+        memset(r, 0, sizeof *r);
+        if (copy_name(r->family, sizeof r->family, f[0]) != 0 ||
+            copy_name(r->type, sizeof r->type, f[1]) != 0 ||
+            copy_name(r->size, sizeof r->size, f[2]) != 0 ||
+            copy_name(r->variant, sizeof r->variant, f[3]) != 0)
+            return bf_fail(why, len, "counting pass: a name too long in its list");
+    }
+    return 0;
+}
+
+int bf_counters_parse(FILE *log, FILE *list, struct bf_counters *out, char *why, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    if (read_list(list, out, why, len) != 0)
+        return -1;
+    enum { MAX_FIELDS = 64 };
+    char line[8192], *field[MAX_FIELDS], last_id[64] = "";
+    int id = -1, kernel = -1, metric = -1, value = -1, group = -1, in_mark = 0;
+    while (fgets(line, sizeof line, log) != NULL) {
+        if (line[0] != '"')
+            continue; /* ==PROF== lines and the like */
+        int n = split_csv(line, field, MAX_FIELDS);
+        if (id < 0) { /* the header */
+            id = column(field, n, "ID");
+            kernel = column(field, n, "Kernel Name");
+            metric = column(field, n, "Metric Name");
+            value = column(field, n, "Metric Value");
+            if (id < 0 || kernel < 0 || metric < 0 || value < 0)
+                return bf_fail(why, len,
+                               "ncu's CSV has no ID, Kernel Name, Metric Name or "
+                               "Metric Value column");
+            continue;
+        }
+        if (n <= id || n <= kernel || n <= metric || n <= value)
+            return bf_fail(why, len, "ncu's CSV: a row of %d fields", n);
+        if (strcmp(field[id], last_id) != 0) { /* the next kernel */
+            snprintf(last_id, sizeof last_id, "%s", field[id]);
+            in_mark = strncmp(field[kernel], MARK, strlen(MARK)) == 0;
+            group += in_mark;
+        }
+        if (in_mark || group < 0)
+            continue; /* a kernel before the first marker is no variant's */
+        if (group >= out->n)
+            return bf_fail(why, len, "ncu saw %d markers, the pass listed %d variants", group + 1,
+                           out->n);
+        for (int c = 0; c < BF_COUNTERS; ++c) {
+            if (strcmp(field[metric], bf_counter_metric[c]) != 0)
+                continue;
+            double v;
+            if (parse_count(field[value], &v) != 0)
+                return bf_fail(why, len, "ncu's CSV: %s is '%s', not a count", field[metric],
+                               field[value]);
+            out->row[group].value[c] += v;
+        }
+    }
+    if (group + 1 != out->n)
+        return bf_fail(why, len, "ncu saw %d markers, the pass listed %d variants", group + 1,
+                       out->n);
+    return 0;
+}
+
+const struct bf_counted *bf_counters_find(const struct bf_counters *c, const char *family,
+                                          const char *type, const char *size, const char *variant)
+{
+    for (int i = 0; c != NULL && i < c->n; ++i) {
+        const struct bf_counted *r = &c->row[i];
+        if (strcmp(r->family, family) == 0 && strcmp(r->type, type) == 0 &&
+            strcmp(r->size, size) == 0 && strcmp(r->variant, variant) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+void bf_counters_free(struct bf_counters *c)
+{
+    free(c->row);
+    c->row = NULL;
+    c->n = 0;
+}
+
+/* The last lines of a file, to show why ncu failed. */
+static void tail_of(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strspn(line, " \t\r\n") != strlen(line)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(buf, len, "%s", line);
+        }
+    fclose(f);
+}
+
+static int temp_file(char *path, size_t len, const char *what)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, len, "%s/bankfree-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+int bf_counters_measure(const char *ncu, int argc, char **argv, const char *const *prefixes,
+                        int nprefixes, uint64_t seed, struct bf_counters *out, char *why,
+                        size_t len)
+{
+    char log_path[512], list_path[512], out_path[512], self[4096], filter[1024], metrics[2048];
+    char seed_text[32];
+    memset(out, 0, sizeof *out);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return bf_fail(why, len, "--counters: cannot find this program (/proc/self/exe)");
+    self[n] = '\0';
+    int at = snprintf(filter, sizeof filter, "regex:^(" MARK);
+    for (int i = 0; i < nprefixes && at < (int)sizeof filter; ++i)
+        at += snprintf(filter + at, sizeof filter - (size_t)at, "|%s_", prefixes[i]);
+    snprintf(filter + at, sizeof filter - (size_t)at, ")");
+    at = 0;
+    for (int c = 0; c < BF_COUNTERS; ++c)
+        at += snprintf(metrics + at, sizeof metrics - (size_t)at, "%s%s", c ? "," : "",
+                       bf_counter_metric[c]);
+    snprintf(seed_text, sizeof seed_text, "%" PRIu64, seed);
+    if (temp_file(log_path, sizeof log_path, "ncu") != 0 ||
+        temp_file(list_path, sizeof list_path, "list") != 0 ||
+        temp_file(out_path, sizeof out_path, "out") != 0)
+        return bf_fail(why, len, "--counters: cannot make a temporary file: %s", strerror(errno));
+
+    enum { FIXED = 12 };
+    char **args = calloc((size_t)argc + FIXED, sizeof *args);
+    if (args == NULL)
+        return bf_fail(why, len, "out of memory");
+    const char *fixed[FIXED] = {ncu,
+                                "--csv",
+                                "--log-file",
+                                log_path,
+                                "--clock-control",
+                                "none",
+                                "--kernel-name",
+                                filter,
+                                "--metrics",
+                                metrics,
+                                self,
+                                NULL};
+    int k = 0;
+    for (; fixed[k] != NULL; ++k)
+        args[k] = (char *)fixed[k];
+    for (int i = 1; i < argc; ++i)
+        args[k++] = argv[i];
+    args[k] = NULL;
+
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(out_path, O_WRONLY | O_TRUNC);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        setenv(BF_COUNTERS_ENV, list_path, 1);
+        setenv(BF_COUNTERS_SEED_ENV, seed_text, 1);
+        execv(ncu, args);
+        _exit(127);
+    }
+    free(args);
+    int status = 0, rc = 0;
+    if (pid < 0)
+        rc = bf_fail(why, len, "--counters: cannot start ncu: %s", strerror(errno));
+    else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char last[512];
+        tail_of(out_path, last, sizeof last);
+        if (last[0] == '\0')
+            tail_of(log_path, last, sizeof last);
+        rc = bf_fail(why, len, "--counters: the pass under %s failed (exit %d): %s", ncu,
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1, last);
+    }
+    if (rc == 0) {
+        FILE *log = fopen(log_path, "r"), *list = fopen(list_path, "r");
+        if (log == NULL || list == NULL)
+            rc = bf_fail(why, len, "--counters: cannot read ncu's log or the pass's list");
+        else
+            rc = bf_counters_parse(log, list, out, why, len);
+        if (log != NULL)
+            fclose(log);
+        if (list != NULL)
+            fclose(list);
+    }
+    remove(log_path);
+    remove(list_path);
+    remove(out_path);
+    return rc;
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# bankfree bench --counters, end to end: the main job's quick run (every
+# family, its smallest bench size) with ncu's counts of each variant beside
+# the model's. Every variant's SASS wavefronts must equal the model's in each
+# class (loads with ldmatrix, stores with cp.async, atomics), but where the
+# model samples (its site names say "sampled": aes_lut's CTR past 4 MiB),
+# within 1%.
+# usage: counters_check.sh BANKFREE
+bankfree=$1
+. "$(dirname "$0")/lib.sh"
+find_cuda_tool ncu >/dev/null || skip "ncu not found"
+require_gpu "$bankfree"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+BANKFREE_NCU=$(find_cuda_tool ncu) "$bankfree" --quick --counters --reps 1 --format csv >"$out" || {
+    cat "$out"
+    echo "FAIL: bankfree --quick --counters exited non-zero"
+    exit 1
+}
+sampled=$("$bankfree" model --sites --format csv 2>/dev/null |
+    awk -F, '$5 ~ /sampled/ { print $1 "," $2 "," $3 "," $4 }' | sort -u)
+echo "$sampled" >"$out.sampled"
+awk -F, -v sampled="$out.sampled" '
+    BEGIN { while ((getline line < sampled) > 0) approx[line] = 1 }
+    NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+    $col["ncu_vs_model_pct"] != "" {
+        key = $1 "," $2 "," $3 "," $4; pct = $col["ncu_vs_model_pct"] + 0
+        bound = key in approx ? 1 : 0; off = pct < 0 ? -pct : pct
+        verdict = off <= bound ? "ok" : "FAIL"
+        if (verdict == "FAIL") failed = 1
+        printf "%s %s: ncu SASS ld %s st %s atom %s, %+.2f%% from the model%s\n", verdict, key,
+            $col["ncu_ld"], $col["ncu_st"], $col["ncu_atom"], pct, bound ? " (sampled: 1%)" : ""
+        ++rows
+    }
+    END { if (rows == 0) { print "FAIL: no variant row has counters"; exit 1 } exit failed }
+' "$out"
+status=$?
+rm -f "$out.sampled"
+exit $status
