@@ -4,14 +4,18 @@ matplotlib (Debian/Ubuntu: apt-get install python3-matplotlib; else
 pip install matplotlib).
 
   tools/plot.py bench BENCH.json OUTDIR
-      one bar chart a family and size (the first type of each): each
-      variant's rate, the ceiling and the vendor library as lines
+      one bar chart a family: a cluster a type and size, a bar a variant at
+      its fraction of the measured ceiling (the dashed line at 1), the
+      vendor library as a black line over its cluster
       (from `bankfree bench --format json`)
   tools/plot.py lanes MODEL.json OUTDIR
       one lane-to-bank picture an access site: the site's worst request,
       lanes down, banks across; lanes on one word share a colour, and a
       bank with k words (k wavefronts) shows k colours
       (from `bankfree model FILTER --lanes --format json`)
+  tools/plot.py all DIR
+      both, from DIR/bench.json and DIR/lanes.json, into DIR
+      (docs/results: tools/plot.py all docs/results)
 """
 import json
 import os
@@ -33,30 +37,54 @@ def caption(meta):
     return "\n".join(f"{k}: {meta[k]}" for k in keys if k in meta)
 
 
+def is_ceiling(r):
+    return "ceiling" in r["variant"]
+
+
 def bench(rows, meta, out):
-    groups = {}
+    """One chart a family: a cluster of bars a type and size, a bar a
+    variant at its fraction of the ceiling; the vendor's as a black line over
+    its cluster; the ceiling is 1."""
+    families = {}
     for r in rows:
-        key = (r["family"], r["size"])
-        first_type = groups.setdefault(key, {"type": r["type"], "rows": []})["type"]
-        if r["type"] == first_type and r.get("rate") is not None:
-            groups[key]["rows"].append(r)
+        if r.get("of_ceiling") is None:
+            continue
+        fam = families.setdefault(r["family"], {"cases": [], "variants": [], "rows": {}})
+        case = (r["type"], r["size"])
+        if case not in fam["cases"]:
+            fam["cases"].append(case)
+        vendor = r.get("vs_vendor") == 1.0 and r.get("vs_naive") is None
+        if not is_ceiling(r) and not vendor and r["variant"] not in fam["variants"]:
+            fam["variants"].append(r["variant"])
+        fam["rows"][case + (r["variant"],)] = r
+        if vendor:
+            fam["rows"][case + ("vendor",)] = r
     written = []
-    for (family, size), g in groups.items():
-        rs = g["rows"]
-        ceiling = [r for r in rs if "ceiling" in r["variant"] or r["variant"].startswith("copy")]
-        vendor = [r for r in rs if r.get("vs_vendor") == 1.0 and r not in ceiling]
-        bars = [r for r in rs if r not in ceiling and r not in vendor]
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        ax.bar([r["variant"] for r in bars], [r["rate"] for r in bars], color="#4477aa")
-        for r, style in [(c, "--") for c in ceiling[:1]] + [(v, ":") for v in vendor[:1]]:
-            ax.axhline(r["rate"], linestyle=style, color="black")
-            ax.text(len(bars) - 0.5, r["rate"], f" {r['variant']}", va="bottom", ha="right")
-        unit = rs[0].get("unit", "") if rs else ""
-        ax.set_ylabel(unit)
-        ax.set_title(f"{family} {g['type']} {size}")
-        fig.text(0.01, 0.01, caption(meta), fontsize=6, va="bottom")
-        fig.subplots_adjust(bottom=0.3)
-        path = os.path.join(out, file_name("bench", family, g["type"], size))
+    colours = plt.get_cmap("tab10")
+    for family, fam in families.items():
+        cases, variants = fam["cases"], fam["variants"]
+        width = 0.8 / max(len(variants), 1)
+        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(cases) + 2), 4.8))
+        for k, v in enumerate(variants):
+            xs = [i + (k - (len(variants) - 1) / 2) * width for i in range(len(cases))]
+            ys = [fam["rows"].get(c + (v,), {}).get("of_ceiling") or 0 for c in cases]
+            ax.bar(xs, ys, width, label=v, color=colours(k % 10))
+        for i, c in enumerate(cases):
+            vendor = fam["rows"].get(c + ("vendor",))
+            if vendor is not None:
+                ax.hlines(vendor["of_ceiling"], i - 0.45, i + 0.45, colors="black",
+                          label=vendor["variant"] if i == 0 else None)
+        ax.axhline(1.0, linestyle="--", color="grey", linewidth=0.8, label="ceiling")
+        ax.set_xticks(range(len(cases)))
+        ax.set_xticklabels([f"{t}\n{s}" for t, s in cases], fontsize=7,
+                           rotation=30 if len(cases) > 6 else 0)
+        unit = next(iter(fam["rows"].values()))["unit"]
+        ax.set_ylabel(f"fraction of the ceiling ({unit})")
+        ax.set_title(f"{family}: each variant against the ceiling")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        fig.text(0.01, 0.01, caption(meta), fontsize=5, va="bottom")
+        fig.subplots_adjust(bottom=0.3, right=0.78)
+        path = os.path.join(out, file_name("bench", family))
         fig.savefig(path, dpi=120)
         plt.close(fig)
         written.append(path)
@@ -109,19 +137,32 @@ def lanes(rows, meta, out):
     return written
 
 
-def main(argv):
-    if len(argv) != 4 or argv[1] not in ("bench", "lanes"):
-        sys.stderr.write(__doc__)
-        return 2
+def draw(kind, path, out):
     try:
-        with open(argv[2]) as f:
+        with open(path) as f:
             doc = json.load(f)
         rows, meta = doc["rows"], doc.get("meta", {})
-        os.makedirs(argv[3], exist_ok=True)
-        written = (bench if argv[1] == "bench" else lanes)(rows, meta, argv[3])
+        os.makedirs(out, exist_ok=True)
+        return (bench if kind == "bench" else lanes)(rows, meta, out)
     except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.stderr.write(f"plot.py: {argv[2]}: {e}\n")
+        sys.stderr.write(f"plot.py: {path}: {e}\n")
+        return None
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "all":
+        jobs = [(k, os.path.join(argv[2], k + ".json"), argv[2]) for k in ("bench", "lanes")]
+    elif len(argv) == 4 and argv[1] in ("bench", "lanes"):
+        jobs = [(argv[1], argv[2], argv[3])]
+    else:
+        sys.stderr.write(__doc__)
         return 2
+    written = []
+    for job in jobs:
+        paths = draw(*job)
+        if paths is None:
+            return 2
+        written += paths
     for path in written:
         print(path)
     return 0

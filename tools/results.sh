@@ -1,0 +1,24 @@
+#!/bin/sh
+# docs/results from one run, on a GPU with ncu: the main job with ncu's
+# counters (bench.json, and bench.md: the table and its summary), the bank
+# model's worst request of the sites the pictures show (lanes.json), then the
+# pictures (tools/plot.py all, where matplotlib is installed; else run that
+# line on a machine that has it).
+#   sh tools/results.sh [BANKFREE [DIR]]   (default build/bankfree docs/results)
+set -eu
+bankfree=${1:-build/bankfree}
+dir=${2:-docs/results}
+mkdir -p "$dir"
+"$bankfree" --counters --format md --json "$dir/bench.json" >"$dir/bench.md"
+# The seeds' pictures from the real kernels: a column read into one bank and
+# its two fixes; ldmatrix on the row-major and swizzled GEMM tiles; the
+# histogram's and AES's lookups on data that piles into one bank.
+"$bankfree" model transpose/conflicting transpose/padded transpose/swizzled gemm_tile/rowmajor \
+    gemm_tile/swizzled histogram/shared histogram/replicated aes_lut/shared aes_lut/replicated \
+    --type f32 --type u8-onebank --type aes128-onebank --size 8192x8192 --size 4096x4096x4096 \
+    --size 1073741824 --lanes --format json >"$dir/lanes.json"
+if python3 -c 'import matplotlib' 2>/dev/null; then
+    python3 "$(dirname "$0")/plot.py" all "$dir" >/dev/null
+else
+    echo "results.sh: no matplotlib here: run tools/plot.py all $dir where it is installed"
+fi
