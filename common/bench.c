@@ -69,7 +69,8 @@ static struct bf_launch_ways model_cells(struct bf_table *t, const struct bf_fam
 }
 
 /* The counting pass (ctx->counting): each variant once, as bf_bench_run
- * checks it before timing, after a marker for ncu, and listed. */
+ * checks it before timing, after a marker for ncu, and listed; a last marker
+ * closes the case. */
 static int count_variants(struct bf_contender *c, int n, const struct bf_family *family, int type,
                           const char *size, const struct bf_bench_ctx *ctx)
 {
@@ -92,6 +93,10 @@ static int count_variants(struct bf_contender *c, int n, const struct bf_family 
         fprintf(ctx->counting, "%s\t%s\t%s\t%s\n", family->name, family->types[type], size,
                 c[i].name);
     }
+    /* A closing marker: the next case's set-up kernels are no variant's. */
+    BF_CHECK(bf_counters_mark(0));
+    BF_CHECK(cudaDeviceSynchronize());
+    fputs(BF_COUNTERS_NONE "\n", ctx->counting);
     return failed;
 }
 

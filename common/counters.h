@@ -50,6 +50,9 @@ struct bf_counters {
  * comes in BF_COUNTERS_SEED_ENV. */
 #define BF_COUNTERS_ENV      "BANKFREE_COUNTERS_PASS"
 #define BF_COUNTERS_SEED_ENV "BANKFREE_COUNTERS_SEED"
+/* The list line of a marker that closes a case: what follows it, up to the
+ * next marker, is no variant's (the next case's set-up). */
+#define BF_COUNTERS_NONE     "-\t-\t-\t-"
 
 /* ncu's path: $BANKFREE_NCU, else ncu on PATH, else /usr/local/cuda/bin/ncu;
  * NULL if none is an executable file. */

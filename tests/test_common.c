@@ -287,9 +287,11 @@ static void test_counters(void)
         "\",\"\",\"32,768\"\n"
         "\"3\",\"1\",\"bankfree_counters_mark()\",\"\",\"" SASS_LD "\",\"\",\"0\"\n"
         "\"4\",\"1\",\"reduction_pass1\",\"\",\"" SASS_LD "\",\"\",\"100\"\n"
-        "\"5\",\"1\",\"reduction_pass2\",\"\",\"" SASS_LD "\",\"\",\"20\"\n";
+        "\"5\",\"1\",\"reduction_pass2\",\"\",\"" SASS_LD "\",\"\",\"20\"\n"
+        "\"6\",\"1\",\"bankfree_counters_mark()\",\"\",\"" SASS_LD "\",\"\",\"0\"\n"
+        "\"7\",\"1\",\"reduction_fill\",\"\",\"" SASS_LD "\",\"\",\"5\"\n";
     static const char list_text[] = "transpose\tf32\t64x64\tconflicting\n"
-                                    "reduction\ti32\t1024\ttree\n";
+                                    "reduction\ti32\t1024\ttree\n" BF_COUNTERS_NONE "\n";
     FILE *log = tmpfile(), *list = tmpfile();
     EXPECT(log != NULL && list != NULL, "temporary files");
     if (log == NULL || list == NULL)
@@ -305,7 +307,8 @@ static void test_counters(void)
     const struct bf_counted *r = bf_counters_find(&c, "reduction", "i32", "1024", "tree");
     EXPECT(t != NULL && t->value[BF_SASS_LD] == 1048576 && t->value[BF_SASS_ST] == 32768,
            "transpose: 1048576 loads, 32768 stores; the fill before the marker is no one's");
-    EXPECT(r != NULL && r->value[BF_SASS_LD] == 120, "reduction: two kernels summed, 120");
+    EXPECT(r != NULL && r->value[BF_SASS_LD] == 120,
+           "reduction: two kernels summed, 120; the set-up after the closing marker is no one's");
     EXPECT(bf_counters_find(&c, "reduction", "i32", "1024", "tuned") == NULL, "not listed: NULL");
     bf_counters_free(&c);
     /* A marker more than the list names: refused. */
