@@ -294,6 +294,29 @@ int bf_counters_measure(const char *ncu, int argc, char **argv, const char *cons
         args[k++] = argv[i];
     args[k] = NULL;
 
+    /* The pass's environment, made before fork: CUDA's threads are running,
+     * so the child calls nothing but async-signal-safe functions. */
+    extern char **environ;
+    int nenv = 0;
+    while (environ[nenv] != NULL)
+        ++nenv;
+    char **env = calloc((size_t)nenv + 3, sizeof *env);
+    char list_env[600], seed_env[64];
+    if (env == NULL) {
+        free(args);
+        return bf_fail(why, len, "out of memory");
+    }
+    snprintf(list_env, sizeof list_env, "%s=%s", BF_COUNTERS_ENV, list_path);
+    snprintf(seed_env, sizeof seed_env, "%s=%s", BF_COUNTERS_SEED_ENV, seed_text);
+    int k_env = 0;
+    env[k_env++] = list_env;
+    env[k_env++] = seed_env;
+    for (int i = 0; i < nenv; ++i)
+        if (strncmp(environ[i], BF_COUNTERS_ENV "=", strlen(BF_COUNTERS_ENV) + 1) != 0 &&
+            strncmp(environ[i], BF_COUNTERS_SEED_ENV "=", strlen(BF_COUNTERS_SEED_ENV) + 1) != 0)
+            env[k_env++] = environ[i];
+    env[k_env] = NULL;
+
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -303,11 +326,10 @@ int bf_counters_measure(const char *ncu, int argc, char **argv, const char *cons
             dup2(fd, 2);
             close(fd);
         }
-        setenv(BF_COUNTERS_ENV, list_path, 1);
-        setenv(BF_COUNTERS_SEED_ENV, seed_text, 1);
-        execv(ncu, args);
+        execve(ncu, args, env);
         _exit(127);
     }
+    free(env);
     free(args);
     int status = 0, rc = 0;
     if (pid < 0)
