@@ -98,7 +98,7 @@ static cudaError_t time_batch(bf_launch_fn fn, void *arg, cudaStream_t stream,
     return err;
 }
 
-static double seconds_since(const struct timespec *start)
+double bf_seconds_since(const struct timespec *start)
 {
     struct timespec now;
     timespec_get(&now, TIME_UTC);
@@ -142,20 +142,20 @@ cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream, const struc
     timespec_get(&start, TIME_UTC);
     int warmed = 0;
     while (err == cudaSuccess && warmed < o->warmup &&
-           (warmed == 0 || seconds_since(&start) < 0.25 * o->max_seconds)) {
+           (warmed == 0 || bf_seconds_since(&start) < 0.25 * o->max_seconds)) {
         err = fn(arg, stream);
         if (err == cudaSuccess)
             err = cudaStreamSynchronize(stream);
         ++warmed;
     }
-    double rep_s = warmed > 0 ? seconds_since(&start) / warmed : 0;
+    double rep_s = warmed > 0 ? bf_seconds_since(&start) / warmed : 0;
 
     /* n reps kept; a throttled one is dropped and the next batch waits. */
     int n = 0, throttled = 0, keep_all = 0;
     timespec_get(&start, TIME_UTC);
     while (err == cudaSuccess && n < o->max_reps) {
         int count = o->max_reps - n < BATCH ? o->max_reps - n : BATCH;
-        double left = o->max_seconds - seconds_since(&start);
+        double left = o->max_seconds - bf_seconds_since(&start);
         if (rep_s > 0 && count * rep_s > left) /* slow reps: no batch far past the cap */
             count = left > rep_s ? (int)(left / rep_s) : 1;
         err = time_batch(fn, arg, stream, o, ev, stamp, count, batch_ms, batch_mhz);
@@ -171,7 +171,7 @@ cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream, const struc
             mhz[n++] = batch_mhz[i];
         }
         throttled += dropped;
-        double spent = seconds_since(&start);
+        double spent = bf_seconds_since(&start);
         if (n >= o->min_reps || (spent >= o->max_seconds && n > 0)) {
             for (int i = 0; i < n; ++i)
                 scratch[i] = ms[i];

@@ -8,6 +8,7 @@
 #define BANKFREE_TIMING_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -51,6 +52,9 @@ cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
 /* The statistics of n samples (pure C; sorts ms in place; leaves throttled
  * and mhz as they were). */
 void bf_timing_stats(double *ms, int n, struct bf_timing *out);
+
+/* Wall-clock seconds since `start` (timespec_get, TIME_UTC). */
+double bf_seconds_since(const struct timespec *start);
 
 /* Whether a rep at `mhz` counts as throttled (mhz 0: not read, never). */
 int bf_timing_throttled(const struct bf_timing_opts *opts, double mhz);

@@ -368,13 +368,6 @@ static int measure_counters(const struct bf_options *o, struct bf_counters *coun
     return 0;
 }
 
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    timespec_get(&now, TIME_UTC);
-    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
 static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, const char *cmdline)
 {
     struct bf_table t;
@@ -432,7 +425,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                     double need = fam->bench_bytes(&sizes[s]) + 2.0 * (double)dev->l2_bytes;
                     bf_size_format(&sizes[s], size, sizeof size);
                     fprintf(stderr, "bankfree: [%d/%d] %5.1f s  %s %s %s\n", ran + skipped + 1,
-                            cases, seconds_since(&start), fam->name, fam->types[type], size);
+                            cases, bf_seconds_since(&start), fam->name, fam->types[type], size);
                     if (!fits(need, o, why, sizeof why)) {
                         fprintf(stderr, "bankfree: skipped %s %s %s: %s\n", fam->name,
                                 fam->types[type], size, why);
@@ -449,7 +442,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         bf_table_free(&t);
         return failed || bad ? BF_EXIT_FAIL : 0;
     }
-    fprintf(stderr, "bankfree: %d cases in %.1f s\n", ran, seconds_since(&start));
+    fprintf(stderr, "bankfree: %d cases in %.1f s\n", ran, bf_seconds_since(&start));
     utc_now(when, sizeof when);
     device_meta(&t, dev);
     int mhz = bf_sm_clock_now_mhz(dev);
@@ -499,18 +492,17 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
             failed = 1;
         }
     }
-    if (o->format == BF_FORMAT_JSON)
+    if (o->format == BF_FORMAT_JSON) {
         bf_table_print_json(stdout, &t, "summary", &summary);
-    else
-        bf_table_print(stdout, &t, o->format);
-    if (o->format == BF_FORMAT_CSV)
-        bf_table_print_meta(stderr, &t);
+        bf_table_free(&t);
+    } else {
+        print_table(&t, o->format);
+    }
     if (summary.nrows > 0 && (o->format == BF_FORMAT_TABLE || o->format == BF_FORMAT_MD)) {
         fputs(o->format == BF_FORMAT_MD ? "\n### Summary\n\n" : "\nsummary:\n", stdout);
         bf_table_print(stdout, &summary, o->format);
     }
     bf_table_free(&summary);
-    bf_table_free(&t);
     bf_counters_free(&counts);
     return failed ? BF_EXIT_FAIL : ran == 0 && skipped ? BF_EXIT_NO_DEVICE : 0;
 }
