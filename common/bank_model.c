@@ -23,6 +23,10 @@ const char *bf_op_name(enum bf_op op)
         return "ldgsts";
     case BF_LDC:
         return "ldc";
+    case BF_WGMMA:
+        return "gmma";
+    case BF_TMA:
+        return "tma";
     }
     return "?";
 }
@@ -31,7 +35,7 @@ const char *bf_op_name(enum bf_op op)
 static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *lanes_used)
 {
     *lanes_used = BF_WARP;
-    if (a.op == BF_LDMATRIX) {
+    if (a.op == BF_LDMATRIX || a.op == BF_WGMMA) {
         *lanes_used = 8 * a.matrices;
         return 8;
     }
@@ -95,8 +99,11 @@ int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
     out->ideal = 0;
     if (a.bytes != 1 && a.bytes != 2 && a.bytes != 4 && a.bytes != 8 && a.bytes != 16)
         return -1;
-    if (a.op == BF_LDMATRIX && a.matrices != 1 && a.matrices != 2 && a.matrices != 4)
+    if ((a.op == BF_LDMATRIX || a.op == BF_WGMMA) && a.matrices != 1 && a.matrices != 2 &&
+        a.matrices != 4)
         return -1;
+    if (a.op == BF_TMA)
+        return -1; /* no lanes: bf_site_add_tma */
     if (r->banks > 64 || r->bank_bytes < 1)
         return -1;
 
@@ -269,6 +276,39 @@ int bf_site_add_ldgsts(struct bf_site *s, const uint64_t global[BF_WARP],
     return 0;
 }
 
+int bf_site_add_matrices(struct bf_site *s, const struct bf_bank_rules *r, const uint32_t *addr,
+                         int matrices)
+{
+    struct bf_wavefronts sum = {0, 0};
+    uint32_t first[BF_WARP] = {0}, first_active = 0;
+    for (int m = 0; m < matrices; m += 4) { /* four matrices (32 addresses) at a time */
+        const int now = matrices - m < 4 ? matrices - m : 4;
+        struct bf_access a = s->access;
+        a.matrices = now == 3 ? 4 : now; /* 3: as 4 with the last matrix idle */
+        uint32_t lanes[BF_WARP] = {0};
+        memcpy(lanes, addr + 8 * m, (size_t)(8 * now) * sizeof *lanes);
+        const uint32_t active = now == 4 ? ~0u : (1u << (8 * now)) - 1u;
+        struct bf_wavefronts w;
+        if (bf_bank_wavefronts(r, a, lanes, active, &w) != 0)
+            return -1;
+        sum.wavefronts += w.wavefronts;
+        sum.ideal += w.ideal;
+        if (m == 0) {
+            memcpy(first, lanes, sizeof first);
+            first_active = active;
+        }
+    }
+    keep_worst(s, sum.wavefronts, first, first_active);
+    site_count(s, sum);
+    return 0;
+}
+
+void bf_site_add_tma(struct bf_site *s, uint64_t bytes)
+{
+    const int lines = (int)((bytes + 127u) / 128u);
+    site_count(s, (struct bf_wavefronts){lines, lines});
+}
+
 void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
 {
     s->requests += o->requests * count;
@@ -288,6 +328,8 @@ struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n)
     uint64_t wf[4] = {0, 0, 0, 0}, ideal[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; ++i) {
         enum bf_op op = sites[i].access.op;
+        if (op == BF_TMA)
+            continue; /* the copy engine's: no LSU wavefront */
         int k = op == BF_STORE || op == BF_CP_ASYNC ? STORES
                 : op == BF_RED                      ? ATOMS
                 : op == BF_LDC                      ? LDC

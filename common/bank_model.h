@@ -36,9 +36,16 @@ enum bf_op {
                   * them, bf_bank_wavefronts serves it as a store of its width
                   * (exact where each 8 lanes copy one aligned global line into
                   * one aligned shared line) */
-    BF_LDC       /* ld.const (LDC): not shared memory. The constant cache serves
+    BF_LDC,      /* ld.const (LDC): not shared memory. The constant cache serves
                   * a warp's distinct addresses one after another: a request
                   * costs its distinct addresses, ideally 1 (a broadcast) */
+    BF_WGMMA,    /* wgmma reading an operand from shared memory (SASS: HGMMA): in
+                  * 8-row x 16-byte core matrices, each served on its own as an
+                  * ldmatrix matrix is (measured on the H100: docs/bank-rules.md);
+                  * a request is one wgmma's operand: bf_site_add_matrices */
+    BF_TMA       /* a TMA box written into shared memory by the copy engine: no LSU
+                  * wavefront counter sees it; a request is one box, its
+                  * wavefronts the 128-byte lines it fills (bf_site_add_tma) */
 };
 
 struct bf_access {
@@ -98,10 +105,23 @@ static inline struct bf_access bf_ldmatrix(int matrices)
     return a;
 }
 
-/* "ld", "st", "red", "ldmatrix", "ldgsts" or "ldc", the op column of the
- * model's tables. ncu counts red.shared under its _op_atom counters, ldmatrix
- * under _op_ldsm (SASS) or _op_ld (pipe), and cp.async under _op_ldgsts
- * (SASS); see docs/bank-rules.md. ldc is no shared-memory wavefront. */
+static inline struct bf_access bf_wgmma(void)
+{
+    struct bf_access a = {BF_WGMMA, 16, 4};
+    return a;
+}
+static inline struct bf_access bf_tma(void)
+{
+    struct bf_access a = {BF_TMA, 16, 0};
+    return a;
+}
+
+/* "ld", "st", "red", "ldmatrix", "ldgsts", "ldc", "gmma" or "tma", the op
+ * column of the model's tables. ncu counts red.shared under its _op_atom
+ * counters, ldmatrix under _op_ldsm (SASS) or _op_ld (pipe), cp.async under
+ * _op_ldgsts (SASS) and wgmma's reads under _op_gmma (SASS and pipe); see
+ * docs/bank-rules.md. ldc is no shared-memory wavefront, tma none that a
+ * counter sees. */
 const char *bf_op_name(enum bf_op op);
 
 /* Wavefronts for one warp-wide instruction. addr holds each lane's byte
@@ -173,18 +193,31 @@ int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[B
 int bf_site_add_ldgsts(struct bf_site *site, const uint64_t global[BF_WARP],
                        const uint32_t shared[BF_WARP], uint32_t active, uint32_t zero_fill);
 
+/* One request of `matrices` 8 x 16-byte matrices (a wgmma operand: site op
+ * BF_WGMMA), addr holding each matrix's 8 row addresses in turn: each matrix
+ * is served on its own, as ldmatrix's are, and the request costs their sum.
+ * The worst request keeps its first 32 addresses. Returns 0, or -1 for an
+ * address not 16-byte aligned. */
+int bf_site_add_matrices(struct bf_site *site, const struct bf_bank_rules *rules,
+                         const uint32_t *addr, int matrices);
+
+/* One TMA box of `bytes` into shared memory (site op BF_TMA): one request,
+ * its 128-byte lines as wavefronts and ideal. */
+void bf_site_add_tma(struct bf_site *site, uint64_t bytes);
+
 /* Adds count copies of other (same name and access) to site. */
 void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t count);
 
 /* A launch's verdict: wavefronts over ideal, summed over its shared-memory
- * load sites (ld, ldmatrix), its store sites (st, and cp.async: it writes),
- * its shared atomics (red), and apart from them its constant-cache loads
- * (ldc: distinct addresses over requests); 0 where it has none. */
+ * load sites (ld, ldmatrix, wgmma's reads), its store sites (st, and
+ * cp.async: it writes), its shared atomics (red), and apart from them its
+ * constant-cache loads (ldc: distinct addresses over requests); 0 where it
+ * has none. TMA's writes are in none (no LSU wavefront counts them). */
 struct bf_launch_ways {
     double ld, st, atom, ldc;
     /* the wavefronts themselves, as ncu's SASS counters sum them: loads with
-     * ldmatrix (_op_ld + _op_ldsm), stores with cp.async (_op_st +
-     * _op_ldgsts), shared atomics (_op_atom) */
+     * ldmatrix and wgmma (_op_ld + _op_ldsm + _op_gmma), stores with
+     * cp.async (_op_st + _op_ldgsts), shared atomics (_op_atom) */
     uint64_t ld_wavefronts, st_wavefronts, atom_wavefronts;
 };
 struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n);

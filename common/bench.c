@@ -28,8 +28,8 @@ static void counter_cells(struct bf_table *t, const struct bf_counted *n,
         return;
     }
     const double *v = n->value;
-    const double sass[3] = {v[BF_SASS_LD] + v[BF_SASS_LDSM], v[BF_SASS_ST] + v[BF_SASS_LDGSTS],
-                            v[BF_SASS_ATOM]};
+    const double sass[3] = {v[BF_SASS_LD] + v[BF_SASS_LDSM] + v[BF_SASS_GMMA],
+                            v[BF_SASS_ST] + v[BF_SASS_LDGSTS], v[BF_SASS_ATOM]};
     const double model[3] = {(double)w->ld_wavefronts, (double)w->st_wavefronts,
                              (double)w->atom_wavefronts};
     double worst = 0;
@@ -40,7 +40,7 @@ static void counter_cells(struct bf_table *t, const struct bf_counted *n,
     }
     for (int k = 0; k < 3; ++k)
         bf_table_num(t, "%.0f", sass[k]);
-    bf_table_num(t, "%.0f", v[BF_PIPE_LD]);
+    bf_table_num(t, "%.0f", v[BF_PIPE_LD] + v[BF_PIPE_GMMA]);
     bf_table_num(t, "%.0f", v[BF_PIPE_ST]);
     bf_table_num(t, "%.0f", v[BF_PIPE_ATOM]);
     bf_table_num(t, "%.2f", worst);
@@ -143,13 +143,14 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
     if (flush != NULL)
         BF_CHECK(cudaFree(flush));
 
-    double ceiling_rate = 0; /* the fastest candidate's */
-    for (int i = 0; i < n; ++i)
-        if (c[i].on && c[i].ceiling && c[i].bytes / c[i].time.median_ms > ceiling_rate)
-            ceiling_rate = c[i].bytes / c[i].time.median_ms;
     for (int i = 0; i < n; ++i) {
         if (!c[i].on)
             continue;
+        double ceiling_rate = 0; /* the fastest candidate's of this path */
+        for (int j = 0; j < n; ++j)
+            if (c[j].on && c[j].ceiling && c[j].path == c[i].path &&
+                c[j].bytes / c[j].time.median_ms > ceiling_rate)
+                ceiling_rate = c[j].bytes / c[j].time.median_ms;
         const struct bf_timing *tm = &c[i].time;
         double rate = c[i].bytes / tm->median_ms;
         bf_table_row(t);

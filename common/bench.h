@@ -20,7 +20,9 @@ struct bf_contender {
     int on;       /* 0: not run, no row */
     int variant;  /* the family's variant index, or -1 for a comparator */
     int ceiling;  /* 1: a candidate for the ceiling; of_ceiling divides by the fastest
-                   * candidate's rate */
+                   * candidate's rate of the same path */
+    int path;     /* contenders held to one ceiling: 0 unless a family's variants take
+                   * paths with ceilings of their own (gemm_tile: mma.sync, wgmma) */
     double bytes; /* bytes one run reads and writes, for the rate (FLOPs where the
                    * family's rate_unit says GFLOP/s) */
     bf_launch_fn run;
@@ -45,8 +47,9 @@ extern const char *const bf_bench_counter_columns[];
  * fits in 4x L2; `warm` = 1 says the family wants the data resident in L2
  * between repetitions (a deliberate warm-cache size). The l2 column says
  * which: flushed, cold (not flushed: data >= 4x L2) or warm. Rates are bytes
- * / median time in GB/s (FLOPs in GFLOP/s: the family's rate_unit); of_ceiling is a rate over the
- * fastest rate of the contenders marked .ceiling (usually a device-to-device copy), vs_vendor and
+ * / median time in GB/s (FLOPs in GFLOP/s: the family's rate_unit); of_ceiling
+ * is a rate over the fastest rate of the contenders of its .path marked
+ * .ceiling (usually a device-to-device copy), vs_vendor and
  * vs_naive are the times of contender `vendor` (an index into c, or -1: none)
  * and of the family's variant 0 over this one's; smem_*_ways are the bank
  * model's, on the input of ctx->seed. A contender with no poison or check

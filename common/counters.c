@@ -15,10 +15,17 @@
 #define PIPE "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
 
 const char *const bf_counter_metric[BF_COUNTERS] = {
-    [BF_SASS_LD] = SASS "ld.sum",         [BF_SASS_ST] = SASS "st.sum",
-    [BF_SASS_ATOM] = SASS "atom.sum",     [BF_SASS_LDSM] = SASS "ldsm.sum",
-    [BF_SASS_LDGSTS] = SASS "ldgsts.sum", [BF_PIPE_LD] = PIPE "ld.sum",
-    [BF_PIPE_ST] = PIPE "st.sum",         [BF_PIPE_ATOM] = PIPE "atom.sum",
+    [BF_SASS_LD] = SASS "ld.sum",
+    [BF_SASS_ST] = SASS "st.sum",
+    [BF_SASS_ATOM] = SASS "atom.sum",
+    [BF_SASS_LDSM] = SASS "ldsm.sum",
+    [BF_SASS_LDGSTS] = SASS "ldgsts.sum",
+    [BF_PIPE_LD] = PIPE "ld.sum",
+    [BF_PIPE_ST] = PIPE "st.sum",
+    [BF_PIPE_ATOM] = PIPE "atom.sum",
+    /* wgmma's reads: counted per SM, not per sub-partition, on the SASS side */
+    [BF_SASS_GMMA] = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+    [BF_PIPE_GMMA] = PIPE "gmma.sum",
 };
 
 #define MARK "bankfree_counters_mark"

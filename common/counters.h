@@ -19,7 +19,7 @@ extern "C" {
 
 /* ncu's counters read, in this order. SASS: loads, stores, atomics (red.shared
  * too), ldmatrix, cp.async; the data pipe: loads (ldmatrix included), stores,
- * atomics. */
+ * atomics; wgmma's operand reads, SASS and pipe. */
 enum bf_counter {
     BF_SASS_LD,
     BF_SASS_ST,
@@ -29,6 +29,8 @@ enum bf_counter {
     BF_PIPE_LD,
     BF_PIPE_ST,
     BF_PIPE_ATOM,
+    BF_SASS_GMMA,
+    BF_PIPE_GMMA,
     BF_COUNTERS
 };
 extern const char *const bf_counter_metric[BF_COUNTERS]; /* ncu's metric names */

@@ -44,6 +44,23 @@ static int no_gpu(cudaError_t err)
     return BF_EXIT_NO_DEVICE;
 }
 
+int bf_device_peek(struct bf_device *d, int id)
+{
+    int count = 0;
+    memset(d, 0, sizeof *d);
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 || id >= count ||
+        (id < 0 && cudaGetDevice(&id) != cudaSuccess) ||
+        cudaDeviceGetAttribute(&d->cc_major, cudaDevAttrComputeCapabilityMajor, id) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&d->cc_minor, cudaDevAttrComputeCapabilityMinor, id) !=
+            cudaSuccess) {
+        cudaGetLastError(); /* leave no error behind */
+        return -1;
+    }
+    d->id = id;
+    return 0;
+}
+
 int bf_device_open(struct bf_device *d, int id)
 {
     int count = 0;

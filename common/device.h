@@ -30,6 +30,12 @@ struct bf_device {
  * the build has no code for the GPU. */
 int bf_device_open(struct bf_device *dev, int id);
 
+/* Quietly: fills dev's id and compute capability (cc_major, cc_minor) for
+ * CUDA device `id` (the current one when id < 0) and returns 0; without
+ * such a device (or a driver), returns -1 and prints nothing. For what
+ * needs no GPU but says more with one (`bankfree list`). */
+int bf_device_peek(struct bf_device *dev, int id);
+
 /* GPU memory free for a run now, in bytes: what the driver says is free, and
  * at most `limit` when limit > 0 (a smaller GPU, simulated). */
 double bf_device_free_bytes(double limit);

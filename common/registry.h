@@ -105,6 +105,12 @@ struct bf_family {
     int (*model)(int variant, int type, const struct bf_size *size, uint64_t seed,
                  const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 
+    /* Why variant `variant` cannot run (NULL: it can): code this build lacks,
+     * or a GPU it does not run on, `dev` (NULL: no GPU at hand; then only what
+     * the build lacks). list shows it; test and bench skip the variant with
+     * it. A NULL hook: every variant runs wherever the build does. */
+    const char *(*unavailable)(int variant, const struct bf_device *dev);
+
     /* Runs the variant once on fresh inputs from `seed`, output poisoned first,
      * and checks every output element. Returns 0 if right; else writes why. */
     int (*test)(int variant, int type, const struct bf_size *size, uint64_t seed, char *why,

@@ -21,6 +21,8 @@
 
 #include "gemm_tile/gemm_tile.h"
 #include "gemm_tile/gemm_tile_layout.h"
+#include "gemm_tile/gemm_tile_store.cuh"
+#include "gemm_tile/gemm_tile_wgmma.h"
 
 /* ---- the instructions (inline PTX: CUDA C has no intrinsic for them) ---- */
 
@@ -63,26 +65,6 @@ static __device__ __forceinline__ void mma_16816(float d[4], const uint32_t a[4]
                  "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-/* ---- storing C ---- */
-
-static __device__ __forceinline__ void store_one(float *c, float v)
-{
-    *c = v;
-}
-static __device__ __forceinline__ void store_one(__half *c, float v)
-{
-    *c = __float2half_rn(v);
-}
-/* Two neighbours at once; c is aligned to both (the launcher checks). */
-static __device__ __forceinline__ void store_pair(float *c, float v0, float v1)
-{
-    *reinterpret_cast<float2 *>(c) = make_float2(v0, v1);
-}
-static __device__ __forceinline__ void store_pair(__half *c, float v0, float v1)
-{
-    *reinterpret_cast<__half2 *>(c) = __floats2half2_rn(v0, v1);
 }
 
 /* ---- the kernel ---- */
@@ -309,25 +291,11 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
 #pragma unroll
     for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int64_t row = warp_row + 16 * mi + 8 * half;
-            if (row >= m)
-                continue;
+        for (int half = 0; half < 2; ++half)
 #pragma unroll
-            for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt) {
-                const int64_t col = warp_col + 8 * nt;
-                Out *out = c + row * n + col;
-                const float v0 = acc[mi][nt][2 * half], v1 = acc[mi][nt][2 * half + 1];
-                if (pairs && col + 1 < n) {
-                    store_pair(out, v0, v1);
-                } else {
-                    if (col < n)
-                        store_one(out, v0);
-                    if (col + 1 < n)
-                        store_one(out + 1, v1);
-                }
-            }
-        }
+            for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
+                store_c_pair(c, m, n, warp_row + 16 * mi + 8 * half, warp_col + 8 * nt,
+                             acc[mi][nt][2 * half], acc[mi][nt][2 * half + 1], pairs);
 }
 
 /* ---- launchers ---- */
@@ -347,6 +315,7 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     return cudaGetLastError();
 }
 
+/* INT32_MAX: TMA's tensor coordinates are 32-bit signed. */
 template <typename Out>
 static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t *a,
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream)
@@ -361,8 +330,12 @@ static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t
         return launch_variant<GEMM_TILE_ROWMAJOR>(c, a, b, m, n, k, pairs, stream);
     case GEMM_TILE_PADDED:
         return launch_variant<GEMM_TILE_PADDED>(c, a, b, m, n, k, pairs, stream);
-    default:
+    case GEMM_TILE_SWIZZLED:
         return launch_variant<GEMM_TILE_SWIZZLED>(c, a, b, m, n, k, pairs, stream);
+    default:
+        if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
+            return cudaErrorInvalidValue;
+        return gemm_tile_wgmma_launch(variant, c, sizeof(Out) == 2, a, b, m, n, k, stream);
     }
 }
 
@@ -378,4 +351,23 @@ extern "C" cudaError_t gemm_tile_f16(enum gemm_tile_variant variant, uint16_t *c
                                      cudaStream_t stream)
 {
     return launch(variant, reinterpret_cast<__half *>(c), a, b, m, n, k, stream);
+}
+
+extern "C" cudaError_t gemm_tile_supported(enum gemm_tile_variant variant, int device)
+{
+    if ((unsigned)variant >= GEMM_TILE_VARIANTS)
+        return cudaErrorInvalidValue;
+    if (variant < GEMM_TILE_MMA_SYNC_VARIANTS)
+        return cudaSuccess; /* this build's own architectures; the launch says if it has none */
+    if (!gemm_tile_wgmma_built())
+        return cudaErrorNoKernelImageForDevice;
+    if (device < 0)
+        return cudaSuccess;
+    int major = 0, minor = 0;
+    cudaError_t err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    if (err != cudaSuccess)
+        return err;
+    return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNoKernelImageForDevice;
 }

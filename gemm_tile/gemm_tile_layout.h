@@ -231,22 +231,27 @@ static BF_HD int64_t gemm_tile_tiles_n(int64_t n)
 {
     return (n + GEMM_TILE_BN - 1) / GEMM_TILE_BN;
 }
-/* The tile of C (row tile_m, column tile_n) that block `block` computes. The
- * blocks run roughly in order, a wave of them at a time; taken row by row, a
- * wave would read a few rows of A tiles and every column of B. So the order
- * goes down GEMM_TILE_GROUP_M rows of tiles, column after column: a wave then
- * reads about as many rows as columns, and fetches fewer bytes from DRAM for
- * the same multiplies (Triton's "grouped ordering", OpenAI Triton tutorial
- * "Matrix Multiplication"). */
+/* Tile `index` of a tiles_m x tiles_n grid of tiles in "grouped" order: down
+ * `group` rows of tiles, column after column. Blocks run roughly in order, a
+ * wave at a time; taken row by row, a wave would read a few rows of A tiles
+ * and every column of B. Grouped, a wave reads about as many rows as
+ * columns, and fetches fewer bytes from DRAM for the same multiplies
+ * (Triton's "grouped ordering", OpenAI Triton tutorial "Matrix
+ * Multiplication"). */
+static BF_HD void gemm_tile_grouped_tile(int64_t index, int64_t tiles_m, int64_t tiles_n,
+                                         int64_t group, int64_t *tile_m, int64_t *tile_n)
+{
+    const int64_t group_tiles = group * tiles_n, first = index / group_tiles * group;
+    const int64_t rows = tiles_m - first < group ? tiles_m - first : group;
+    const int64_t in_group = index % group_tiles;
+    *tile_m = first + in_group % rows;
+    *tile_n = in_group / rows;
+}
+/* The tile of C (row tile_m, column tile_n) that block `block` computes. */
 static BF_HD void gemm_tile_block_tile(int64_t block, int64_t tiles_m, int64_t tiles_n,
                                        int64_t *tile_m, int64_t *tile_n)
 {
-    const int64_t group_tiles = GEMM_TILE_GROUP_M * tiles_n,
-                  first = block / group_tiles * GEMM_TILE_GROUP_M;
-    const int64_t rows = tiles_m - first < GEMM_TILE_GROUP_M ? tiles_m - first : GEMM_TILE_GROUP_M;
-    const int64_t in_group = block % group_tiles;
-    *tile_m = first + in_group % rows;
-    *tile_n = in_group / rows;
+    gemm_tile_grouped_tile(block, tiles_m, tiles_n, GEMM_TILE_GROUP_M, tile_m, tile_n);
 }
 
 /* K tiles a block walks through the pipeline (the last one zero-filled past k). */

@@ -10,7 +10,7 @@ void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES])
 
 /* One warp's copies into one tile: lane l of copy `copy` reads chunk
  * gemm_tile_copy_chunk of row gemm_tile_copy_row (of A, or of B's columns),
- * as load_ktile does, and writes it at the layout's offset. */
+ * as copy_tile does, and writes it at the layout's offset. */
 static void add_copies(enum gemm_tile_variant variant, uint32_t base, int copies, int warp,
                        int64_t first, int64_t rows, const struct gemm_tile_block_at *at,
                        struct bf_site *site)
@@ -80,9 +80,75 @@ static uint64_t kind_count(int64_t i, int64_t n)
     return i < n - 1 ? (uint64_t)(n - 1) : 1u;
 }
 
+static void wgmma_model_sites(struct bf_site sites[GEMM_TILE_WGMMA_SITES])
+{
+    sites[GEMM_TILE_SITE_TMA_A] = bf_site_new("TMA box to A tile", bf_tma());
+    sites[GEMM_TILE_SITE_TMA_B] = bf_site_new("TMA box to B tile", bf_tma());
+    sites[GEMM_TILE_SITE_WGMMA_A] = bf_site_new("wgmma A operand (64 x k16)", bf_wgmma());
+    sites[GEMM_TILE_SITE_WGMMA_B] = bf_site_new("wgmma B operand (256 x k16)", bf_wgmma());
+}
+
+/* One wgmma's read of an operand: `rows` rows, two 16-byte chunks a row, as
+ * 8-row core matrices at the addresses the descriptor gives. */
+static void add_operand(uint64_t desc, int rows, const struct bf_bank_rules *rules,
+                        struct bf_site *site)
+{
+    uint32_t addr[GEMM_TILE_WGMMA_BN * 2];
+    int n = 0;
+    for (int group = 0; group < rows / 8; ++group)
+        for (int half = 0; half < 2; ++half)
+            for (int r = 0; r < 8; ++r)
+                addr[n++] = gemm_tile_wgmma_read(desc, 8 * group + r, half);
+    bf_site_add_matrices(site, rules, addr, n / 8);
+}
+
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
+                                 const struct bf_bank_rules *rules,
+                                 struct bf_site sites[GEMM_TILE_WGMMA_SITES])
+{
+    const uint32_t a = gemm_tile_wgmma_a_base(stage), b = gemm_tile_wgmma_b_base(stage);
+    const int slabs = gemm_tile_wgmma_slabs(variant);
+    const uint32_t w = gemm_tile_wgmma_slab_bytes(variant);
+    for (int s = 0; s < slabs; ++s) { /* as produce(): one box a slab of each */
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A], (uint64_t)GEMM_TILE_WGMMA_BM * w);
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B], (uint64_t)GEMM_TILE_WGMMA_BN * w);
+    }
+    for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+        for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) { /* as consume() */
+            const int row0 = GEMM_TILE_WGMMA_M * consumer;
+            add_operand(gemm_tile_wgmma_desc(
+                            variant, GEMM_TILE_WGMMA_BM,
+                            a + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BM, row0, kk)),
+                        GEMM_TILE_WGMMA_M, rules, &sites[GEMM_TILE_SITE_WGMMA_A]);
+            add_operand(gemm_tile_wgmma_desc(
+                            variant, GEMM_TILE_WGMMA_BN,
+                            b + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BN, 0, kk)),
+                        GEMM_TILE_WGMMA_BN, rules, &sites[GEMM_TILE_SITE_WGMMA_B]);
+        }
+}
+
+static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
+                              const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+{
+    wgmma_model_sites(sites);
+    if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
+        return GEMM_TILE_WGMMA_SITES; /* refused: no launch */
+    struct bf_site tile[GEMM_TILE_WGMMA_SITES];
+    wgmma_model_sites(tile);
+    /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
+    gemm_tile_model_wgmma_ktile(variant, 0, rules, tile);
+    const uint64_t times = (uint64_t)(gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n)) *
+                           (uint64_t)gemm_tile_wgmma_tiles_k(k);
+    for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s)
+        bf_site_merge(&sites[s], &tile[s], times);
+    return GEMM_TILE_WGMMA_SITES;
+}
+
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                            const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
+    if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS)
+        return wgmma_model_launch(variant, m, n, k, rules, sites);
     gemm_tile_model_sites(sites);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
         return GEMM_TILE_SITES; /* refused: no launch */

@@ -1,6 +1,9 @@
 /* The GEMM kernels' shared-memory accesses, replayed through the bank model
- * with the kernels' own address functions (gemm_tile_layout.h): every
- * cp.async that fills a tile and every ldmatrix.x4 that reads one. */
+ * with the kernels' own address functions: for the mma.sync path
+ * (gemm_tile_layout.h) every cp.async that fills a tile and every
+ * ldmatrix.x4 that reads one; for the wgmma path (gemm_tile_wgmma_layout.h)
+ * every TMA box that fills a tile and every wgmma's two operands, read
+ * through the descriptors the kernel builds. */
 #ifndef BANKFREE_GEMM_TILE_MODEL_H
 #define BANKFREE_GEMM_TILE_MODEL_H
 
@@ -8,6 +11,7 @@
 
 #include "common/registry.h"
 #include "gemm_tile/gemm_tile_layout.h"
+#include "gemm_tile/gemm_tile_wgmma_layout.h"
 
 /* The sites of a launch, in this order. */
 enum gemm_tile_site {
@@ -17,6 +21,23 @@ enum gemm_tile_site {
     GEMM_TILE_SITE_LDSM_B, /* ldmatrix.x4, B fragments */
     GEMM_TILE_SITES
 };
+/* The wgmma path's sites, in this order. */
+enum gemm_tile_wgmma_site {
+    GEMM_TILE_SITE_TMA_A,   /* TMA boxes into the A tile (op tma) */
+    GEMM_TILE_SITE_TMA_B,   /* TMA boxes into the B tile (op tma) */
+    GEMM_TILE_SITE_WGMMA_A, /* wgmma.m64n256k16 reading A: 64 rows x 32 B, 16 core matrices */
+    GEMM_TILE_SITE_WGMMA_B, /* and B: 256 rows x 32 B, 64 core matrices (op gmma) */
+    GEMM_TILE_WGMMA_SITES
+};
+
+/* Adds what one block does for one K tile on the wgmma path: the
+ * producer's TMA boxes (gemm_tile_wgmma_slabs of A and of B) and each
+ * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core
+ * matrices at the addresses wgmma finds through the kernel's descriptors
+ * (gemm_tile_wgmma_read). */
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
+                                 const struct bf_bank_rules *rules,
+                                 struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
 
 /* Empty sites, named and typed. */
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES]);
@@ -37,12 +58,15 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
                            const struct gemm_tile_block_at *at, const struct bf_bank_rules *rules,
                            struct bf_site sites[GEMM_TILE_SITES]);
 
-/* The sites of one launch of m x n x k. Blocks differ only at the edges (the
- * last block row and column zero-fill past m and n) and K tiles only in the
- * last one (zero-fill past k), so up to four kinds of block and two K tiles
- * are replayed and counted as often as they occur. A k the launcher refuses
- * (not a positive multiple of 8) or m, n < 1: the sites with no request.
- * Returns the number of sites. */
+/* The sites of one launch of m x n x k. mma.sync: blocks differ only at the
+ * edges (the last block row and column zero-fill past m and n) and K tiles
+ * only in the last one (zero-fill past k), so up to four kinds of block and
+ * two K tiles are replayed and counted as often as they occur. wgmma: every
+ * tile and K tile is alike (TMA writes whole boxes, zeros past the edges,
+ * and wgmma reads whole tiles), so one K tile is replayed and counted
+ * tiles x K tiles times, whichever block takes the tile. A k the launcher
+ * refuses (not a positive multiple of 8) or m, n < 1: the sites with no
+ * request. Returns the number of sites. */
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                            const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 

@@ -34,30 +34,60 @@ static const struct bf_variant variants[GEMM_TILE_VARIANTS] = {
                                     "(rows start inside a 128-byte line)"},
     [GEMM_TILE_SWIZZLED] = {"swizzled", "128-byte rows, chunk ^= row % 8 (CuTe Swizzle<3,3,3>): "
                                         "ldmatrix and cp.async 1 way, no spare bytes"},
+    [GEMM_TILE_WGMMA_INTERLEAVE] = {"wgmma_interleave",
+                                    "sm_90a: TMA and wgmma, no swizzle: 8 x 16-byte core matrices, "
+                                    "TMA boxes 16 bytes wide"},
+    [GEMM_TILE_WGMMA_SW32] = {"wgmma_sw32", "sm_90a: TMA and wgmma, 32-byte swizzle (32-byte "
+                                            "boxes, chunk ^= (row / 4) % 2)"},
+    [GEMM_TILE_WGMMA_SW64] = {"wgmma_sw64", "sm_90a: TMA and wgmma, 64-byte swizzle (64-byte "
+                                            "boxes, chunk ^= (row / 2) % 4)"},
+    [GEMM_TILE_WGMMA_SW128] = {"wgmma_sw128", "sm_90a: TMA and wgmma, 128-byte swizzle: the "
+                                              "swizzled tile, written by the copy engine"},
 };
+
+/* The wgmma variants need sm_90a code in this build and a GPU of compute
+ * capability 9.0. */
+static const char *gemm_tile_unavailable(int variant, const struct bf_device *dev)
+{
+    static char why[160];
+    const cudaError_t built = gemm_tile_supported((enum gemm_tile_variant)variant, -1);
+    if (built != cudaSuccess)
+        return "this build has no sm_90a code (its CUDA architectures have no 90)";
+    if (dev != NULL && variant >= GEMM_TILE_MMA_SYNC_VARIANTS &&
+        (dev->cc_major != 9 || dev->cc_minor != 0)) {
+        snprintf(why, sizeof why, "wgmma needs a GPU of compute capability 9.0; this one is %d.%d",
+                 dev->cc_major, dev->cc_minor);
+        return why;
+    }
+    return NULL;
+}
 
 /* The output type: fp32 C, or C rounded to fp16. Shared memory is the same. */
 static const char *const types[] = {"f32", "f16"};
 enum { TYPE_F32, TYPE_F16 };
 
-/* Sizes are M x N x K. The issue's small shapes (8, 16, 24, 40, 1 x 1 x 8,
- * primes for M and N), edge tiles on every side, K tails of the 64-wide K
- * tile, interior and edge blocks in one launch (300 x 600 x 128; they run
- * different copy code), two K the launcher must refuse (12, 20), and the
- * large ones checked
- * against cublasGemmEx. */
+/* Sizes are M x N x K. The issue's small shapes (8, 8 x 24 x 8, 16, 24,
+ * 40, 1 x 1 x 8, primes for M and N), edge tiles on every side, K tails of
+ * the 64-wide K tile, interior and edge blocks in one launch (300 x 600 x
+ * 128; they run different copy code), two K the launcher must refuse (12,
+ * 20), and the large ones checked against cublasGemmEx, among them 2000 x
+ * 3000 x 264: edges on both sides and a K tail where the wgmma kernel's
+ * blocks take several tiles each. */
 static const struct bf_size test_sizes[] = {
-    {3, {8, 8, 8}},          {3, {16, 16, 16}},       {3, {24, 24, 24}},
-    {3, {40, 40, 40}},       {3, {1, 1, 8}},          {3, {1, 1, 12}},
-    {3, {16, 16, 20}},       {3, {7, 13, 8}},         {3, {13, 7, 24}},
-    {3, {31, 37, 40}},       {3, {127, 131, 64}},     {3, {129, 127, 72}},
-    {3, {257, 509, 200}},    {3, {1, 517, 136}},      {3, {517, 1, 136}},
-    {3, {300, 600, 128}},    {3, {1000, 1000, 1000}}, {3, {4096, 4096, 4096}},
-    {3, {8192, 1024, 8192}}, {3, {1000, 4096, 8192}}, {3, {8192, 8192, 8192}},
+    {3, {8, 8, 8}},          {3, {8, 24, 8}},         {3, {16, 16, 16}},
+    {3, {24, 24, 24}},       {3, {40, 40, 40}},       {3, {1, 1, 8}},
+    {3, {1, 1, 12}},         {3, {16, 16, 20}},       {3, {7, 13, 8}},
+    {3, {13, 7, 24}},        {3, {31, 37, 40}},       {3, {127, 131, 64}},
+    {3, {129, 127, 72}},     {3, {257, 509, 200}},    {3, {1, 517, 136}},
+    {3, {517, 1, 136}},      {3, {300, 600, 128}},    {3, {1000, 1000, 1000}},
+    {3, {4096, 4096, 4096}}, {3, {8192, 1024, 8192}}, {3, {1000, 4096, 8192}},
+    {3, {2000, 3000, 264}},  {3, {8192, 8192, 8192}},
 };
+/* For the sanitizers: 1700 x 2600 x 16 has more tiles than an H100 has SMs,
+ * so the wgmma kernel's blocks take two (edges too) and wrap its ring. */
 static const struct bf_size quick_sizes[] = {
-    {3, {1, 1, 8}},       {3, {40, 40, 40}},    {3, {127, 131, 64}},
-    {3, {257, 509, 200}}, {3, {300, 600, 128}}, {3, {16, 16, 20}},
+    {3, {1, 1, 8}},       {3, {40, 40, 40}}, {3, {127, 131, 64}},   {3, {257, 509, 200}},
+    {3, {300, 600, 128}}, {3, {16, 16, 20}}, {3, {1700, 2600, 16}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
@@ -261,7 +291,16 @@ static int gemm_tile_test(int variant, int type, const struct bf_size *s, uint64
 
 /* ---- benchmark ---- */
 
-enum { ROW_CEILING, ROW_CUBLAS, ROW_VARIANT0, ROWS = ROW_VARIANT0 + GEMM_TILE_VARIANTS };
+enum {
+    ROW_CEILING,       /* mma.sync, registers only */
+    ROW_WGMMA_CEILING, /* wgmma on a resident shared tile (sm_90a) */
+    ROW_CUBLAS,
+    ROW_VARIANT0,
+    ROWS = ROW_VARIANT0 + GEMM_TILE_VARIANTS
+};
+/* Each ceiling bounds one path: of_ceiling divides by its own. cuBLAS runs
+ * wgmma on Hopper. */
+enum { PATH_MMA_SYNC, PATH_WGMMA };
 
 struct job {
     struct data *d;
@@ -275,6 +314,10 @@ static cudaError_t run_job(void *arg, cudaStream_t stream)
     const struct job *j = arg;
     if (j->row == ROW_CEILING)
         return gemm_tile_ceiling(j->sink, j->blocks, j->iterations, stream);
+#ifdef GEMM_TILE_WGMMA_CEILING
+    if (j->row == ROW_WGMMA_CEILING)
+        return gemm_tile_wgmma_ceiling(j->sink, j->blocks, j->iterations, stream);
+#endif
     if (j->row == ROW_CUBLAS) {
         cublasStatus_t st = cublas_gemm(j->d, j->d->d_c, j->d->type == TYPE_F16, stream);
         if (st != CUBLAS_STATUS_SUCCESS) {
@@ -307,8 +350,16 @@ static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
         data_free(&d);
         return 0;
     }
-    /* The ceiling: 8 blocks an SM of 8 warps, each 4096 x 8 mma (about 2 ms on an H100). */
+    /* The mma.sync ceiling: 8 blocks an SM of 8 warps, each 4096 x 8 mma
+     * (about 2 ms on an H100); the wgmma ceiling, where it runs: one block an
+     * SM of 2 warpgroups, each 4096 x 4 wgmma (about 3 ms). */
     const int blocks = 8 * ctx->dev->sms, iterations = 4096;
+    int wgmma_ceiling = 0;
+    double wgmma_ceiling_flops = 0;
+#ifdef GEMM_TILE_WGMMA_CEILING
+    wgmma_ceiling = gemm_tile_supported(GEMM_TILE_WGMMA_SW128, ctx->dev->id) == cudaSuccess;
+    wgmma_ceiling_flops = gemm_tile_wgmma_ceiling_flops(ctx->dev->sms, iterations);
+#endif
     float *sink;
     BF_CHECK(
         cudaMalloc((void **)&sink, (size_t)blocks * GEMM_TILE_CEILING_THREADS * sizeof(float)));
@@ -316,21 +367,29 @@ static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
     struct job jobs[ROWS];
     struct bf_contender c[ROWS];
     for (int r = 0; r < ROWS; ++r) {
-        jobs[r] = (struct job){&d, r, sink, blocks, iterations};
+        const int v = r - ROW_VARIANT0;
+        jobs[r] =
+            (struct job){&d, r, sink, r == ROW_WGMMA_CEILING ? ctx->dev->sms : blocks, iterations};
         c[r] = (struct bf_contender){
-            .name = r == ROW_CEILING  ? "mma.sync m16n8k16, registers only (ceiling)"
-                    : r == ROW_CUBLAS ? "cublasGemmEx"
-                                      : variants[r - ROW_VARIANT0].name,
-            .on = r == ROW_CEILING  ? 1
-                  : r == ROW_CUBLAS ? d.cublas != NULL
-                                    : (int)(mask >> (r - ROW_VARIANT0) & 1u),
-            .variant = r - ROW_VARIANT0,
-            .ceiling = r == ROW_CEILING,
-            .bytes = r == ROW_CEILING ? gemm_tile_ceiling_flops(blocks, iterations) : flops,
+            .name = r == ROW_CEILING         ? "mma.sync m16n8k16, registers only (ceiling)"
+                    : r == ROW_WGMMA_CEILING ? "wgmma m64n256k16, resident shared tile (ceiling)"
+                    : r == ROW_CUBLAS        ? "cublasGemmEx"
+                                             : variants[v].name,
+            .on = r == ROW_CEILING         ? 1
+                  : r == ROW_WGMMA_CEILING ? wgmma_ceiling
+                  : r == ROW_CUBLAS        ? d.cublas != NULL
+                                           : (int)(mask >> v & 1u),
+            .variant = v,
+            .ceiling = r == ROW_CEILING || r == ROW_WGMMA_CEILING,
+            .path = r == ROW_CEILING || (v >= 0 && v < GEMM_TILE_MMA_SYNC_VARIANTS) ? PATH_MMA_SYNC
+                                                                                    : PATH_WGMMA,
+            .bytes = r == ROW_CEILING         ? gemm_tile_ceiling_flops(blocks, iterations)
+                     : r == ROW_WGMMA_CEILING ? wgmma_ceiling_flops
+                                              : flops,
             .run = run_job,
             .arg = &jobs[r],
-            .poison = r == ROW_CEILING ? NULL : poison_job,
-            .check = r == ROW_CEILING ? NULL : check_job};
+            .poison = r <= ROW_WGMMA_CEILING ? NULL : poison_job,
+            .check = r <= ROW_WGMMA_CEILING ? NULL : check_job};
     }
     /* What decides the L2 flush is the bytes a run touches, not its FLOPs. */
     const double touched = 2.0 * (double)(d.m + d.n) * (double)d.k + (double)d.c_bytes;
@@ -358,6 +417,7 @@ const struct bf_family gemm_tile_family = {
     .test_bytes = test_bytes,
     .bench_bytes = bench_bytes,
     .model = gemm_tile_model,
+    .unavailable = gemm_tile_unavailable,
     .test = gemm_tile_test,
     .bench = gemm_tile_bench,
 };

@@ -1,9 +1,11 @@
 /* The gemm_tile family on the CPU: the layouts (each a one-to-one map of a
  * tile's chunks, the swizzle as the issue defines it), the lanes' cp.async
  * and ldmatrix addresses (every chunk once, the fragments mma.m16n8k16
- * wants), the bank model's wavefronts a request and a launch, the
- * reference (fp16 conversions, a hand-checked product), and the kernel's
- * data path emulated on the CPU with the instructions' PTX definitions. */
+ * wants), the wgmma path's TMA layouts and descriptors (wgmma finds every
+ * chunk where TMA wrote it), the bank model's wavefronts a request and a
+ * launch, the reference (fp16 conversions, a hand-checked product), and
+ * both kernels' data paths emulated on the CPU with the instructions' PTX
+ * definitions. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,17 +13,20 @@
 #include "common/bank_model.h"
 #include "gemm_tile/gemm_tile_layout.h"
 #include "gemm_tile/gemm_tile_model.h"
+#include "gemm_tile/gemm_tile_wgmma_layout.h"
 #include "gemm_tile/gemm_tile_ref.h"
 #include "tests/unit.h"
 
-static const char *const names[GEMM_TILE_VARIANTS] = {"rowmajor", "padded", "swizzled"};
+static const char *const names[GEMM_TILE_VARIANTS] = {
+    "rowmajor",   "padded",     "swizzled",   "wgmma_interleave",
+    "wgmma_sw32", "wgmma_sw64", "wgmma_sw128"};
 
 /* Each (row, chunk) of a tile has its own 16-byte slot inside the tile; the
  * row-major and swizzled tiles fill their 16 KiB exactly, the padded one
  * leaves the last 16 B of each 144-byte row free. */
 static void test_layouts(void)
 {
-    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         const uint32_t bytes = gemm_tile_a_bytes(var);
         static unsigned char seen[GEMM_TILE_BM * 144 / 16];
@@ -105,7 +110,7 @@ static void test_copies(void)
 static void test_kernel_shortcuts(void)
 {
     int bad_step = 0, bad_copy = 0;
-    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
             for (int lane = 0; lane < 32; ++lane)
@@ -142,7 +147,7 @@ static void test_kernel_shortcuts(void)
  * fragments). Over a stage, each warp reads each of its rows' chunks once. */
 static void test_ldmatrix_lanes(void)
 {
-    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad_a = 0, bad_b = 0, cover_a = 0, cover_b = 0;
         for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp) {
@@ -191,8 +196,8 @@ static void test_ldmatrix_lanes(void)
  * in every variant. */
 static void test_requests(void)
 {
-    static const int ldsm[GEMM_TILE_VARIANTS] = {32, 4, 4};
-    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+    static const int ldsm[GEMM_TILE_MMA_SYNC_VARIANTS] = {32, 4, 4};
+    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad_a = 0, bad_b = 0, bad_copy = 0;
         uint32_t addr[32];
@@ -249,7 +254,7 @@ static void test_launch(void)
     const int64_t blocks = ((300 + GEMM_TILE_BM - 1) / GEMM_TILE_BM) *
                            ((200 + GEMM_TILE_BN - 1) / GEMM_TILE_BN),
                   ktiles = 4, warps = GEMM_TILE_THREADS / 32;
-    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         struct bf_site s[BF_MAX_SITES];
         int n = gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 256, &bf_rules_sm90, s);
         EXPECT_EQ(n, GEMM_TILE_SITES, "sites");
@@ -535,7 +540,7 @@ static void test_emulated(void)
         b[i] = gemm_tile_ref_random_half(12, (uint64_t)i);
     gemm_tile_ref(want, a, b, m, n, k);
     static uint16_t smem[GEMM_TILE_STAGES * (GEMM_TILE_BM + GEMM_TILE_BN) * 144 / 2];
-    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         struct emulated e = {smem, a, b, m, n, k};
         for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
             c[i] = NAN; /* poisoned */
@@ -547,6 +552,273 @@ static void test_emulated(void)
         }
         const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
         EXPECT(err < 1e-6, "%s: the emulated kernel's C is off the reference: relative L2 %g",
+               names[v], err);
+    }
+}
+
+/* ---- the wgmma path ---- */
+
+#define FIRST_WGMMA GEMM_TILE_MMA_SYNC_VARIANTS
+
+/* Each mode's layout: every (row, chunk) of a 128- or 256-row tile in its own
+ * 16-byte slot; the swizzles as the issue writes them (128B: chunk ^ row %
+ * 8, the swizzled tile byte for byte; 64B: (chunk % 4) ^ (row / 2) % 4 in
+ * 64-byte slab rows; 32B: (chunk % 2) ^ (row / 4) % 2); interleaved: 16-byte
+ * columns of rows x 16 B. */
+static void test_wgmma_layouts(void)
+{
+    static unsigned char seen[GEMM_TILE_WGMMA_BN * 8];
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        const uint32_t w = gemm_tile_wgmma_slab_bytes(var);
+        for (int rows = GEMM_TILE_WGMMA_BM; rows <= GEMM_TILE_WGMMA_BN; rows *= 2) {
+            memset(seen, 0, sizeof seen);
+            int bad = 0, bad_formula = 0;
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < 8; ++c) {
+                    const uint32_t off = gemm_tile_wgmma_offset(var, rows, r, c);
+                    if (off % 16 != 0 || off >= (uint32_t)rows * 128u || seen[off / 16]++)
+                        ++bad;
+                    const uint32_t per = w / 16, slab = (uint32_t)c / per, in = (uint32_t)c % per;
+                    const uint32_t swz = per == 1 ? 0 : ((uint32_t)r * w / 128u) % per;
+                    bad_formula +=
+                        off != slab * (uint32_t)rows * w + (uint32_t)r * w + 16u * (in ^ swz);
+                }
+            EXPECT(bad == 0 && bad_formula == 0,
+                   "%s, %d rows: %d chunks shared or outside, %d off "
+                   "the formula",
+                   names[v], rows, bad, bad_formula);
+        }
+        EXPECT_EQ(gemm_tile_wgmma_slabs(var) * (int)w, 128, "slabs x width = a 128-byte row");
+    }
+    int same = 1;
+    for (int r = 0; r < GEMM_TILE_WGMMA_BM; ++r)
+        for (int c = 0; c < 8; ++c)
+            same &= gemm_tile_wgmma_offset(GEMM_TILE_WGMMA_SW128, GEMM_TILE_WGMMA_BM, r, c) ==
+                    gemm_tile_chunk_offset(GEMM_TILE_SWIZZLED, r, c);
+    EXPECT(same, "TMA's 128-byte swizzle is the swizzled tile, byte for byte");
+    EXPECT_EQ(gemm_tile_wgmma_offset(GEMM_TILE_WGMMA_SW64, 128, 5, 6),
+              1 * 128 * 64 + 5 * 64 + 16 * 0, "sw64 (5, 6): slab 1, chunk 2 ^ (5 / 2) % 4 = 0");
+    EXPECT_EQ(gemm_tile_wgmma_offset(GEMM_TILE_WGMMA_INTERLEAVE, 256, 9, 3), 3 * 256 * 16 + 9 * 16,
+              "interleave (9, 3)");
+    EXPECT(GEMM_TILE_WGMMA_STAGE_BYTES % 1024 == 0 && GEMM_TILE_WGMMA_A_BYTES % 1024 == 0,
+           "every tile starts on 1024 bytes, where TMA's swizzle starts over");
+    EXPECT(GEMM_TILE_WGMMA_SMEM_BYTES <= 227 * 1024, "the pipeline fits a block's 227 KiB");
+}
+
+/* The descriptors the kernel builds find, for every row and both chunks of
+ * every k16 step, the chunk where TMA wrote it (wgmma's canonical layouts,
+ * decoded by gemm_tile_wgmma_read), for each consumer's A rows and B; and
+ * their fields are the PTX ISA's: 128B SBO 1024 and layout 1, interleaved
+ * LBO a column of rows x 16 B and SBO 128. */
+static void test_wgmma_descriptors(void)
+{
+    const uint32_t base = 5 * 1024; /* any 1024-byte boundary */
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        int bad = 0;
+        for (int operand = 0; operand < 2; ++operand) {
+            const int rows = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BM,
+                      reads = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_M;
+            for (int row0 = 0; row0 + reads <= rows; row0 += reads)
+                for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
+                    const uint64_t d = gemm_tile_wgmma_desc(
+                        var, rows, base + gemm_tile_wgmma_step_offset(var, rows, row0, kk));
+                    for (int r = 0; r < reads; ++r)
+                        for (int h = 0; h < 2; ++h)
+                            bad += gemm_tile_wgmma_read(d, r, h) !=
+                                   base + gemm_tile_wgmma_offset(var, rows, row0 + r, 2 * kk + h);
+                }
+        }
+        EXPECT(bad == 0, "%s: %d chunks not where wgmma reads them", names[v], bad);
+    }
+    const uint64_t sw128 = gemm_tile_wgmma_desc(GEMM_TILE_WGMMA_SW128, 256, base + 32);
+    EXPECT(sw128 == ((uint64_t)(base + 32) >> 4 | 1ull << 16 | 64ull << 32 | 1ull << 62),
+           "sw128: address / 16, LBO 1 (unused), SBO 1024 / 16, layout 1: %#llx",
+           (unsigned long long)sw128);
+    const uint64_t inter = gemm_tile_wgmma_desc(GEMM_TILE_WGMMA_INTERLEAVE, 128, base);
+    EXPECT(inter == ((uint64_t)base >> 4 | (128ull * 16 / 16) << 16 | 8ull << 32),
+           "interleave: LBO 128 x 16 B, SBO 128 B, layout 0: %#llx", (unsigned long long)inter);
+    EXPECT(gemm_tile_wgmma_desc(GEMM_TILE_WGMMA_SW64, 128, base) >> 62 == 2 &&
+               gemm_tile_wgmma_desc(GEMM_TILE_WGMMA_SW32, 128, base) >> 62 == 3,
+           "64B is layout 2, 32B layout 3");
+}
+
+/* Requests and a launch: per K tile a block issues gemm_tile_wgmma_slabs
+ * TMA boxes for A and for B, and each of 2 consumers 4 wgmma; every wgmma
+ * reads A's 16 core matrices and B's 64, one wavefront each in every mode
+ * (conflict-free); a launch is tiles x K tiles of that. */
+static void test_wgmma_model(void)
+{
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        struct bf_site s[BF_MAX_SITES];
+        const int64_t m = 300, n = 600, k = 200; /* 3 x 3 tiles, 4 K tiles */
+        const int nsites = gemm_tile_model_launch(var, m, n, k, &bf_rules_sm90, s);
+        const uint64_t ktiles = 3 * 3 * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
+                       wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK;
+        EXPECT_EQ(nsites, GEMM_TILE_WGMMA_SITES, "wgmma sites");
+        EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == ktiles * slabs &&
+                   s[GEMM_TILE_SITE_TMA_B].requests == ktiles * slabs &&
+                   s[GEMM_TILE_SITE_TMA_A].wavefronts == ktiles * GEMM_TILE_WGMMA_A_BYTES / 128 &&
+                   s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * GEMM_TILE_WGMMA_B_BYTES / 128,
+               "%s: TMA boxes and lines", names[v]);
+        EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == wgmma &&
+                   s[GEMM_TILE_SITE_WGMMA_A].wavefronts == 16 * wgmma &&
+                   s[GEMM_TILE_SITE_WGMMA_A].ideal == 16 * wgmma &&
+                   s[GEMM_TILE_SITE_WGMMA_B].wavefronts == 64 * wgmma &&
+                   s[GEMM_TILE_SITE_WGMMA_B].ideal == 64 * wgmma &&
+                   s[GEMM_TILE_SITE_WGMMA_B].worst == 64,
+               "%s: wgmma reads one wavefront a core matrix (A %llu, B %llu for %llu wgmma)",
+               names[v], (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].wavefronts,
+               (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts, (unsigned long long)wgmma);
+        const struct bf_launch_ways w = bf_sites_ways(s, nsites);
+        EXPECT(w.ld == 1.0 && w.st == 0.0 && w.ld_wavefronts == 80 * wgmma,
+               "%s: ld ways %.2f (gmma), st %.2f (TMA is in no LSU class)", names[v], w.ld, w.st);
+        gemm_tile_model_launch(var, 8, 8, 12, &bf_rules_sm90, s);
+        EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == 0 && s[GEMM_TILE_SITE_TMA_A].requests == 0,
+               "%s: k = 12 refused, no requests", names[v]);
+    }
+    /* The same reads from a tile laid out row-major (128-byte rows, no
+     * swizzle), which wgmma cannot be told to read: 8 rows of one chunk in
+     * 4 banks, 8 wavefronts a core matrix, as ldmatrix in `rowmajor`. */
+    struct bf_site s = bf_site_new("row-major core matrices", bf_wgmma());
+    uint32_t addr[16];
+    for (int r = 0; r < 16; ++r)
+        addr[r] = gemm_tile_chunk_offset(GEMM_TILE_ROWMAJOR, r % 8, r / 8);
+    bf_site_add_matrices(&s, &bf_rules_sm90, addr, 2);
+    EXPECT(s.requests == 1 && s.wavefronts == 16 && s.ideal == 2,
+           "two row-major core matrices: 16 wavefronts of 2");
+}
+
+/* The persistent grid: blocks b, b + grid, ... take every tile once. */
+static void test_wgmma_order(void)
+{
+    static unsigned char seen[40 * 40];
+    const int64_t shapes[][2] = {{1, 1}, {3, 40}, {40, 3}, {17, 33}, {40, 40}};
+    for (int i = 0; i < 5; ++i) {
+        const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1];
+        for (int64_t grid = 1; grid <= 132; grid += 131) {
+            memset(seen, 0, sizeof seen);
+            int64_t bad = 0, taken = 0;
+            for (int64_t block = 0; block < grid; ++block)
+                for (int64_t t = block; t < tiles_m * tiles_n; t += grid, ++taken) {
+                    int64_t tm, tn;
+                    gemm_tile_wgmma_tile(t, tiles_m, tiles_n, &tm, &tn);
+                    bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
+                           seen[tm * tiles_n + tn]++;
+                }
+            EXPECT(bad == 0 && taken == tiles_m * tiles_n,
+                   "%lld x %lld tiles, grid %lld: %lld off the grid or repeated",
+                   (long long)tiles_m, (long long)tiles_n, (long long)grid, (long long)bad);
+        }
+    }
+}
+
+/* What gemm_tile_wgmma.cu does, on the CPU: for each block's tiles, TMA's
+ * boxes land at gemm_tile_wgmma_offset (zeros past the edges of A and B);
+ * each consumer's wgmma reads A and B through the kernel's descriptors
+ * (gemm_tile_wgmma_read, the PTX ISA's canonical layouts) into thread t's
+ * accumulators d[4 j + e] (row 16 (t / 32) + (t % 32) / 4 + 8 (e / 2),
+ * column 8 j + 2 (t % 4) + e % 2); the epilogue stores them as the kernel
+ * does. */
+static void emu_wgmma_tile(enum gemm_tile_variant v, const struct emulated *e, uint8_t *smem,
+                           int64_t tile_m, int64_t tile_n, float *c)
+{
+    static float acc[GEMM_TILE_WGMMA_CONSUMERS][128][128];
+    memset(acc, 0, sizeof acc);
+    const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM, col0 = tile_n * GEMM_TILE_WGMMA_BN;
+    for (int64_t kt = 0; kt < gemm_tile_wgmma_tiles_k(e->k); ++kt) {
+        const int stage = (int)(kt % GEMM_TILE_WGMMA_STAGES);
+        for (int operand = 0; operand < 2; ++operand) { /* TMA */
+            const int rows = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BM;
+            const uint32_t tile =
+                operand ? gemm_tile_wgmma_b_base(stage) : gemm_tile_wgmma_a_base(stage);
+            const int64_t first = operand ? col0 : row0, limit = operand ? e->n : e->m;
+            const uint16_t *src = operand ? e->b : e->a;
+            for (int r = 0; r < rows; ++r)
+                for (int ch = 0; ch < 8; ++ch)
+                    for (int x = 0; x < 8; ++x) {
+                        const int64_t gr = first + r, gk = kt * 64 + 8 * ch + x;
+                        const uint16_t h = gr < limit && gk < e->k ? src[gr * e->k + gk] : 0;
+                        memcpy(smem + tile + gemm_tile_wgmma_offset(v, rows, r, ch) + 2 * x, &h, 2);
+                    }
+        }
+        for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+            for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
+                const uint64_t da = gemm_tile_wgmma_desc(v, GEMM_TILE_WGMMA_BM,
+                                                         gemm_tile_wgmma_a_base(stage) +
+                                                             gemm_tile_wgmma_step_offset(
+                                                                 v, GEMM_TILE_WGMMA_BM,
+                                                                 GEMM_TILE_WGMMA_M * consumer, kk)),
+                               db = gemm_tile_wgmma_desc(
+                                   v, GEMM_TILE_WGMMA_BN,
+                                   gemm_tile_wgmma_b_base(stage) +
+                                       gemm_tile_wgmma_step_offset(v, GEMM_TILE_WGMMA_BN, 0, kk));
+                static float am[64][16], bm[256][16];
+                for (int r = 0; r < 64; ++r)
+                    for (int p = 0; p < 16; ++p) {
+                        uint16_t h;
+                        memcpy(&h, smem + gemm_tile_wgmma_read(da, r, p / 8) + 2 * (p % 8), 2);
+                        am[r][p] = half_f(h);
+                    }
+                for (int r = 0; r < 256; ++r)
+                    for (int p = 0; p < 16; ++p) {
+                        uint16_t h;
+                        memcpy(&h, smem + gemm_tile_wgmma_read(db, r, p / 8) + 2 * (p % 8), 2);
+                        bm[r][p] = half_f(h);
+                    }
+                for (int t = 0; t < 128; ++t)
+                    for (int i = 0; i < 128; ++i) {
+                        const int row = 16 * (t / 32) + t % 32 / 4 + 8 * (i % 4 / 2),
+                                  col = 8 * (i / 4) + 2 * (t % 4) + i % 2;
+                        float sum = 0;
+                        for (int p = 0; p < 16; ++p)
+                            sum += am[row][p] * bm[col][p];
+                        acc[consumer][t][i] += sum;
+                    }
+            }
+    }
+    for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+        for (int t = 0; t < 128; ++t) { /* as consume()'s epilogue */
+            const int64_t row = row0 + GEMM_TILE_WGMMA_M * consumer + 16 * (t / 32) + t % 32 / 4,
+                          col = col0 + 2 * (t % 4);
+            for (int j = 0; j < 32; ++j)
+                for (int i = 0; i < 4; ++i) {
+                    const int64_t r = row + 8 * (i / 2), cc = col + 8 * j + i % 2;
+                    if (r < e->m && cc < e->n)
+                        c[r * e->n + cc] = acc[consumer][t][4 * j + i];
+                }
+        }
+}
+
+/* 130 x 300 x 200 (edge tiles along M and N, a partial K tile) on a grid of
+ * 3 blocks, so that blocks take two tiles. */
+static void test_wgmma_emulated(void)
+{
+    const int64_t m = 130, n = 300, k = 200, grid = 3;
+    static uint16_t a[130 * 200], b[300 * 200];
+    static float c[130 * 300];
+    static double want[130 * 300];
+    static uint8_t smem[GEMM_TILE_WGMMA_BARRIERS];
+    for (int64_t i = 0; i < m * k; ++i)
+        a[i] = gemm_tile_ref_random_half(21, (uint64_t)i);
+    for (int64_t i = 0; i < n * k; ++i)
+        b[i] = gemm_tile_ref_random_half(22, (uint64_t)i);
+    gemm_tile_ref(want, a, b, m, n, k);
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+        const struct emulated e = {NULL, a, b, m, n, k};
+        for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+            c[i] = NAN;
+        const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m), tiles_n = gemm_tile_wgmma_tiles_n(n);
+        for (int64_t block = 0; block < grid; ++block)
+            for (int64_t t = block; t < tiles_m * tiles_n; t += grid) {
+                int64_t tm, tn;
+                gemm_tile_wgmma_tile(t, tiles_m, tiles_n, &tm, &tn);
+                emu_wgmma_tile((enum gemm_tile_variant)v, &e, smem, tm, tn, c);
+            }
+        const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+        EXPECT(err < 1e-6, "%s: the emulated wgmma kernel's C is off the reference: relative L2 %g",
                names[v], err);
     }
 }
@@ -563,5 +835,10 @@ int main(void)
     test_reference();
     test_block_order();
     test_emulated();
+    test_wgmma_layouts();
+    test_wgmma_descriptors();
+    test_wgmma_model();
+    test_wgmma_order();
+    test_wgmma_emulated();
     return unit_finish("test_gemm_tile");
 }

@@ -81,9 +81,18 @@ static void selected_types(const struct bf_options *o, int f, const char *sep, c
                      bf_families[f]->types[k]);
 }
 
+/* Why fam's variant v cannot run here; NULL if it can. */
+static const char *unavailable(const struct bf_family *fam, int v, const struct bf_device *dev)
+{
+    return fam->unavailable != NULL ? fam->unavailable(v, dev) : NULL;
+}
+
 static int cmd_list(const struct bf_options *o)
 {
-    static const char *const cols[] = {"family", "variant", "summary", "types", NULL};
+    static const char *const cols[] = {"family", "variant", "summary", "types", "available", NULL};
+    /* The GPU, if there is one, says what runs on it; without one, the build. */
+    struct bf_device dev;
+    const struct bf_device *here = bf_device_peek(&dev, o->device) == 0 ? &dev : NULL;
     struct bf_table t;
     bf_table_init(&t, cols);
     for (int f = 0; f < bf_nfamilies; ++f) {
@@ -93,11 +102,13 @@ static int cmd_list(const struct bf_options *o)
         for (int v = 0; v < fam->nvariants; ++v) {
             if (!(o->variants[f] >> v & 1u))
                 continue;
+            const char *why = unavailable(fam, v, here);
             bf_table_row(&t);
             bf_table_text(&t, "%s", fam->name);
             bf_table_text(&t, "%s", fam->variants[v].name);
             bf_table_text(&t, "%s", fam->variants[v].summary);
             bf_table_text(&t, "%s", types);
+            bf_table_text(&t, "%s%s", why ? "no: " : "yes", why ? why : "");
         }
     }
     print_table(&t, o->format);
@@ -207,13 +218,13 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     bf_table_init(&t, o->lanes ? lane_cols : o->sites ? site_cols : launch_cols);
     bf_table_meta(&t, "model",
                   "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
-                  "time, 16 B loads %d, 16 B stores %d, ldmatrix 8; a GPU of %d SMs",
+                  "time, 16 B loads %d, 16 B stores %d, ldmatrix and wgmma 8; a GPU of %d SMs",
                   rules->name, rules->banks, rules->bank_bytes, rules->part_lanes,
                   rules->ld16_lanes, rules->st16_lanes, rules->sms);
     bf_table_meta(&t, "ways",
                   o->sites ? "wavefronts / ideal (ldc, a constant-cache load: distinct "
                              "addresses / requests); worst: most wavefronts one request took"
-                           : "wavefronts / ideal over a launch's loads (ld, ldmatrix), its "
+                           : "wavefronts / ideal over a launch's loads (ld, ldmatrix, gmma), its "
                              "stores (st, ldgsts), its shared atomics (red), its constant-cache "
                              "loads (ldc: distinct addresses / requests, not shared memory), "
                              "and its worst site (bankfree model FAMILY, or --sites, for every "
@@ -288,7 +299,7 @@ static int fits(double need, const struct bf_options *o, char *why, size_t len)
     return 0;
 }
 
-static int cmd_test(const struct bf_options *o)
+static int cmd_test(const struct bf_options *o, const struct bf_device *dev)
 {
     enum { PASS, FAIL, SKIP };
     static const char *const word[] = {"PASS", "FAIL", "SKIP"};
@@ -300,6 +311,16 @@ static int cmd_test(const struct bf_options *o)
         struct bf_size sizes[BF_MAX_SIZES];
         int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
         for (int v = 0; v < fam->nvariants; ++v) {
+            const char *cannot = o->variants[f] >> v & 1u ? unavailable(fam, v, dev) : NULL;
+            if (cannot != NULL) { /* one line for all its cases */
+                int cases = 0;
+                for (int type = 0; type < fam->ntypes; ++type)
+                    cases += (o->types[f] >> type & 1u) ? nsizes : 0;
+                printf("SKIP  %s/%s  (%d cases: %s)\n", fam->name, fam->variants[v].name, cases,
+                       cannot);
+                count[SKIP] += cases;
+                continue;
+            }
             for (int type = 0; type < fam->ntypes; ++type) {
                 if (!(o->variants[f] >> v & 1u) || !(o->types[f] >> type & 1u))
                     continue;
@@ -405,6 +426,20 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
     const char *cols[BF_TABLE_MAX_COLS + 1];
     bench_columns(ctx.counters != NULL, cols);
     bf_table_init(&t, cols);
+    /* The selected variants that can run here; one line for each that cannot. */
+    unsigned runnable[BF_MAX_FAMILIES];
+    for (int f = 0; f < bf_nfamilies; ++f) {
+        runnable[f] = o->variants[f];
+        for (int v = 0; v < bf_families[f]->nvariants; ++v) {
+            const char *cannot = runnable[f] >> v & 1u ? unavailable(bf_families[f], v, dev) : NULL;
+            if (cannot != NULL && ctx.counting == NULL) {
+                fprintf(stderr, "bankfree: skipped %s/%s: %s\n", bf_families[f]->name,
+                        bf_families[f]->variants[v].name, cannot);
+            }
+            if (cannot != NULL)
+                runnable[f] &= ~(1u << v);
+        }
+    }
     struct timespec start;
     timespec_get(&start, TIME_UTC);
     int failed = 0, ran = 0, skipped = 0, cases = 0;
@@ -432,7 +467,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                         ++skipped;
                         continue;
                     }
-                    failed |= fam->bench(o->variants[f], type, &sizes[s], &ctx, &t);
+                    failed |= fam->bench(runnable[f], type, &sizes[s], &ctx, &t);
                     ++ran;
                 }
             }
@@ -469,11 +504,12 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   "every rep, cold (data >= 4x L2, not flushed) or warm (resident on purpose); "
                   "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics); "
                   "ldc_ways = constant-cache distinct addresses / requests%s",
-                  ctx.counters ? "; ncu_* and pipe_* = ncu's SASS and data-pipe shared "
-                                 "wavefronts of one run (ld with ldmatrix, st with cp.async); "
-                                 "ncu_vs_model_pct = 100 (SASS / model - 1), the class "
-                                 "furthest off"
-                               : "");
+                  ctx.counters
+                      ? "; ncu_* and pipe_* = ncu's SASS and data-pipe shared "
+                        "wavefronts of one run (ld with ldmatrix and wgmma, st with cp.async); "
+                        "ncu_vs_model_pct = 100 (SASS / model - 1), the class "
+                        "furthest off"
+                      : "");
     bf_table_meta(&t, "date", "%s", when);
     bf_table_meta(&t, "seed", "%#" PRIx64, o->seed);
     bf_table_meta(&t, "revision", "%s", bf_revision);
@@ -557,7 +593,7 @@ static int run(const struct bf_options *o, const char *cmdline)
     case BF_CMD_DEVICE:
         return cmd_device(o, &dev);
     case BF_CMD_TEST:
-        return cmd_test(o);
+        return cmd_test(o, &dev);
     default:
         return cmd_bench(o, &dev, cmdline);
     }

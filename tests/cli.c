@@ -123,7 +123,7 @@ static const struct option_spec {
                   "base seed of the random inputs, 0 to 2^64 - 1 (default: from the\n"
                   "clock, test prints it; model's is fixed, so its tables repeat);\n"
                   "model replays the inputs test makes from the same seed and sizes"},
-    [OPT_DEVICE] = {"--device", "N", ON_GPU | C(BF_CMD_DEVICE), 0,
+    [OPT_DEVICE] = {"--device", "N", ON_GPU | C(BF_CMD_DEVICE) | C(BF_CMD_LIST), 0,
                     "CUDA device N (default: the current device, so\n"
                     "CUDA_VISIBLE_DEVICES applies)"},
     [OPT_MEM_LIMIT] = {"--mem-limit", "B", ON_GPU | C(BF_CMD_DEVICE), 0,

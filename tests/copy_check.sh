@@ -1,8 +1,8 @@
 #!/bin/sh
 # "Copy this" holds: the files a family README lists in the fenced block under
 # its "## Copy this" heading compile on their own, copied out of the
-# repository with their folders: the .cu with nvcc, the API header with a C11
-# compiler. No GPU needed.
+# repository with their folders: the .cu with nvcc (for sm_90a where the file
+# says so), the .c and the API header with a C11 compiler. No GPU needed.
 # usage: copy_check.sh NVCC SOURCE_DIR FAMILY [CC]
 nvcc=$1 src=$2 family=$3 cc=${4:-cc}
 readme=$src/$family/README.md
@@ -22,8 +22,16 @@ status=0
 for f in $files; do
     case $f in
     *.cu)
-        "$nvcc" -c -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra -I "$tmp" "$tmp/$f" \
+        # A file of sm_90a code (wgmma, setmaxnreg) says so in its opening
+        # comment, and builds for that architecture alone.
+        arch=-arch=sm_90
+        grep -q 'code=sm_90a' "$tmp/$f" && arch=-gencode=arch=compute_90a,code=sm_90a
+        "$nvcc" -c $arch -Werror all-warnings -Xcompiler -Wall,-Wextra -I "$tmp" "$tmp/$f" \
             -o "$tmp/kernels.o" || status=1
+        ;;
+    *.c)
+        "$cc" -std=c11 -Wall -Wextra -Werror -fsyntax-only -I "$tmp" -I "$cuda_include" \
+            "$tmp/$f" || status=1
         ;;
     */"$family".h)
         printf '#include "%s"\nint main(void) { return 0; }\n' "$f" >"$tmp/api.c"

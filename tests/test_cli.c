@@ -514,7 +514,7 @@ static void what_a_user_sees(void)
     expect_output(ARGS("list"), "swizzled");
     /* CSV: the header row first, nothing else but rows. */
     run(ARGS("list", "transpose", "--format", "csv"), &r);
-    EXPECT(r.status == 0 && strncmp(r.out, "family,variant,summary,types\n", 29) == 0 &&
+    EXPECT(r.status == 0 && strncmp(r.out, "family,variant,summary,types,available\n", 39) == 0 &&
                count_lines(r.out) == 5,
            "list --format csv:\n%s", r.out);
     run(ARGS("model", "transpose/conflicting", "--size", "64x64", "--format", "csv"), &r);

@@ -1,0 +1,168 @@
+/* Where the Hopper path's tiles lie in shared memory: where TMA writes each
+ * 16-byte chunk, and the matrix descriptors wgmma reads them through. The
+ * kernel (gemm_tile_wgmma.cu) takes every shared address and descriptor from
+ * these functions; the bank model (gemm_tile_model.c) decodes the same
+ * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
+ * drift from the code.
+ *
+ * A tile is `rows` rows (128 of A, 256 of B's columns) of 64 fp16 of K: 8
+ * chunks of 16 bytes a row, as in the mma.sync tiles. wgmma reads a K-major
+ * operand in one of four layouts, each a TMA swizzle mode (PTX ISA,
+ * "Shared Memory Matrix Layout"; NVIDIA CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
+ *
+ *   mode         slab   chunk (r, c) at byte, s = c / (W / 16) the slab
+ *   interleave   16 B   s rows 16 + 16 r                 (a core matrix: 8 rows x 16 B, 128 B)
+ *   sw32         32 B   s rows 32 + Swizzle<1,4,3>(32 r + 16 (c % 2))
+ *   sw64         64 B   s rows 64 + Swizzle<2,4,3>(64 r + 16 (c % 4))
+ *   sw128       128 B            Swizzle<3,4,3>(128 r + 16 c)
+ *
+ * Swizzle<B,4,3> on a byte offset XORs bits 7.. (the row within 8 rows of 128
+ * bytes) into bits 4.. (the 16-byte chunk): sw128 puts chunk c of row r at
+ * 128 r + 16 (c ^ r % 8), the mma.sync `swizzled` tile byte for byte (its
+ * Swizzle<3,3,3> counts fp16, this one bytes). TMA applies it to the
+ * absolute shared address, so tiles start on 1024-byte boundaries. Narrower
+ * swizzles cut K into slabs of W bytes a row, one TMA box each; without a
+ * swizzle wgmma wants 8 rows x 16 B core matrices, contiguous, so TMA writes
+ * 16-byte columns. Every mode keeps the 8 rows of a core matrix on 8
+ * different groups of 4 banks: wgmma reads each of the four conflict-free. */
+#ifndef BANKFREE_GEMM_TILE_WGMMA_LAYOUT_H
+#define BANKFREE_GEMM_TILE_WGMMA_LAYOUT_H
+
+#include <stdint.h>
+
+#include "common/hostdev.h"
+#include "common/swizzle.h"
+#include "gemm_tile/gemm_tile.h"
+#include "gemm_tile/gemm_tile_layout.h"
+
+#define GEMM_TILE_WGMMA_BM        128 /* rows of C (and of the A tile) a block computes */
+#define GEMM_TILE_WGMMA_BN        256 /* columns of C (rows of the B tile) */
+#define GEMM_TILE_WGMMA_BK        64  /* K a stage holds: 64 fp16, 128 B a row */
+#define GEMM_TILE_WGMMA_STAGES    4   /* 4 x 48 KiB in flight */
+#define GEMM_TILE_WGMMA_CONSUMERS 2   /* warpgroups that multiply, 64 rows of C each */
+#define GEMM_TILE_WGMMA_M         64  /* wgmma.m64n256k16: rows a warpgroup multiplies */
+#define GEMM_TILE_WGMMA_KK        (GEMM_TILE_WGMMA_BK / 16) /* k16 steps a stage */
+/* One producer warpgroup (one thread issues the TMA copies), then the consumers. */
+#define GEMM_TILE_WGMMA_THREADS   (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
+#define GEMM_TILE_WGMMA_GROUP_M   16 /* tile rows the grid walks down at a time */
+
+/* The swizzle's B: 0 (interleave), 1 (32 B), 2 (64 B), 3 (128 B). */
+static BF_HD int gemm_tile_wgmma_swizzle_bits(enum gemm_tile_variant variant)
+{
+    return variant == GEMM_TILE_WGMMA_SW128  ? 3
+           : variant == GEMM_TILE_WGMMA_SW64 ? 2
+           : variant == GEMM_TILE_WGMMA_SW32 ? 1
+                                             : 0;
+}
+
+/* Bytes of a slab row: the swizzle's width, 16 B without one. One TMA box
+ * fills one slab: W / 2 fp16 of K by `rows` rows. */
+static BF_HD uint32_t gemm_tile_wgmma_slab_bytes(enum gemm_tile_variant variant)
+{
+    return 16u << gemm_tile_wgmma_swizzle_bits(variant);
+}
+static BF_HD int gemm_tile_wgmma_slabs(enum gemm_tile_variant variant)
+{
+    return (int)(128u / gemm_tile_wgmma_slab_bytes(variant));
+}
+
+/* The byte offset, inside a tile of `rows` rows on a 1024-byte boundary, of
+ * chunk `chunk` (0..7) of row `row`: where TMA writes it. */
+static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int rows, int row,
+                                             int chunk)
+{
+    const uint32_t w = gemm_tile_wgmma_slab_bytes(variant), per_slab = w / 16u;
+    const uint32_t slab = (uint32_t)chunk / per_slab, in = (uint32_t)chunk % per_slab;
+    return slab * (uint32_t)rows * w +
+           bf_swizzle(gemm_tile_wgmma_swizzle_bits(variant), 4, 3, (uint32_t)row * w + 16u * in);
+}
+
+/* Bytes of the A tile, the B tile, a stage (A then B), the pipeline; the
+ * mbarriers follow the stages (full[s], then empty[s], 8 bytes each). */
+#define GEMM_TILE_WGMMA_A_BYTES     (GEMM_TILE_WGMMA_BM * 128u)
+#define GEMM_TILE_WGMMA_B_BYTES     (GEMM_TILE_WGMMA_BN * 128u)
+#define GEMM_TILE_WGMMA_STAGE_BYTES (GEMM_TILE_WGMMA_A_BYTES + GEMM_TILE_WGMMA_B_BYTES)
+#define GEMM_TILE_WGMMA_BARRIERS    (GEMM_TILE_WGMMA_STAGES * GEMM_TILE_WGMMA_STAGE_BYTES)
+/* The kernel's dynamic shared memory: the stages, the barriers, and up to
+ * 1023 bytes to put the first stage on a 1024-byte boundary. */
+#define GEMM_TILE_WGMMA_SMEM_BYTES  (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_STAGES + 1024u)
+
+static BF_HD uint32_t gemm_tile_wgmma_a_base(int stage)
+{
+    return (uint32_t)stage * GEMM_TILE_WGMMA_STAGE_BYTES;
+}
+static BF_HD uint32_t gemm_tile_wgmma_b_base(int stage)
+{
+    return gemm_tile_wgmma_a_base(stage) + GEMM_TILE_WGMMA_A_BYTES;
+}
+
+/* ---- wgmma's shared-memory matrix descriptor ---- */
+
+/* The descriptor of a K-major operand whose first row's chunk 0 of this
+ * k16 step is at `addr` (PTX ISA, "Matrix Descriptor Format"): bits 0-13 the
+ * address / 16, 16-29 the leading byte offset / 16, 32-45 the stride byte
+ * offset / 16, 62-63 the layout: 0 interleave, 1 128B, 2 64B, 3 32B swizzle.
+ * Stride: from one 8-row core matrix to the next (8 slab rows). Leading:
+ * from the k16 step's first 16-byte chunk to its second, which only the
+ * interleaved layout sets (a column of `rows` x 16 B further); a swizzled
+ * row holds both chunks side by side, and the field is unused (1). */
+static BF_HD uint64_t gemm_tile_wgmma_desc(enum gemm_tile_variant variant, int rows, uint32_t addr)
+{
+    const int bits = gemm_tile_wgmma_swizzle_bits(variant);
+    const uint64_t layout = bits == 0 ? 0u : 4u - (uint64_t)bits; /* 32B 3, 64B 2, 128B 1 */
+    const uint64_t leading = bits == 0 ? (uint64_t)rows * 16u : 16u,
+                   stride = 8u * gemm_tile_wgmma_slab_bytes(variant);
+    return (uint64_t)((addr & 0x3ffffu) >> 4) | (leading >> 4) << 16 | (stride >> 4) << 32 |
+           layout << 62;
+}
+
+/* Where k16 step kk of a tile's rows row0.. starts (row0 a multiple of 8, so
+ * no swizzle moves it): the offset of (row0, chunk 2 kk). A step is a
+ * descriptor's address moved by this much. */
+static BF_HD uint32_t gemm_tile_wgmma_step_offset(enum gemm_tile_variant variant, int rows,
+                                                  int row0, int kk)
+{
+    return gemm_tile_wgmma_offset(variant, rows, row0, 2 * kk);
+}
+
+/* The shared byte address wgmma reads for row `row` of its operand and
+ * 16-byte chunk `half` (0, 1) of the k16 step, from descriptor `desc`: the
+ * PTX ISA's canonical K-major layouts, ((8, m), (T, 2)) : ((W, SBO), (1,
+ * LBO or 16 B)), the swizzle applied to the whole address. The model reads
+ * the tiles through this; the CPU test checks that it finds every chunk
+ * where gemm_tile_wgmma_offset had TMA write it. */
+static BF_HD uint32_t gemm_tile_wgmma_read(uint64_t desc, int row, int half)
+{
+    const uint32_t start = (uint32_t)(desc & 0x3fffu) << 4,
+                   leading = (uint32_t)(desc >> 16 & 0x3fffu) << 4,
+                   stride = (uint32_t)(desc >> 32 & 0x3fffu) << 4;
+    const int layout = (int)(desc >> 62), bits = layout == 0 ? 0 : 4 - layout;
+    const uint32_t w = 16u << bits, r = (uint32_t)row, h = (uint32_t)half;
+    const uint32_t at = start + r / 8u * stride + r % 8u * w + (bits == 0 ? h * leading : h * 16u);
+    return bf_swizzle(bits, 4, 3, at);
+}
+
+/* ---- the grid: one block an SM, each walking tiles of C ---- */
+
+static BF_HD int64_t gemm_tile_wgmma_tiles_m(int64_t m)
+{
+    return (m + GEMM_TILE_WGMMA_BM - 1) / GEMM_TILE_WGMMA_BM;
+}
+static BF_HD int64_t gemm_tile_wgmma_tiles_n(int64_t n)
+{
+    return (n + GEMM_TILE_WGMMA_BN - 1) / GEMM_TILE_WGMMA_BN;
+}
+static BF_HD int64_t gemm_tile_wgmma_tiles_k(int64_t k)
+{
+    return (k + GEMM_TILE_WGMMA_BK - 1) / GEMM_TILE_WGMMA_BK;
+}
+/* Tile `index` in the order the blocks take them (block b takes b, b +
+ * gridDim.x, ...): down GEMM_TILE_WGMMA_GROUP_M tile rows, column after
+ * column, so that the tiles in flight share rows of A and columns of B in L2. */
+static BF_HD void gemm_tile_wgmma_tile(int64_t index, int64_t tiles_m, int64_t tiles_n,
+                                       int64_t *tile_m, int64_t *tile_n)
+{
+    gemm_tile_grouped_tile(index, tiles_m, tiles_n, GEMM_TILE_WGMMA_GROUP_M, tile_m, tile_n);
+}
+
+#endif
