@@ -4,9 +4,10 @@
 
 /* sms: H100 SXM has 132; for the older rules a representative GPU of the
  * generation (GTX 280 and Tesla C1060, 30 SMs; Tesla K40, 15 SMX). */
-const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 8, 132};
-const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16, 30};
-const struct bf_bank_rules bf_rules_kepler8 = {"compute 3.x, 8-byte banks", 32, 8, 32, 32, 32, 15};
+const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 16, 8, 132};
+const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16, 16, 30};
+const struct bf_bank_rules bf_rules_kepler8 = {
+    "compute 3.x, 8-byte banks", 32, 8, 32, 32, 32, 32, 15};
 
 const char *bf_op_name(enum bf_op op)
 {
@@ -41,6 +42,8 @@ static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *la
     }
     if (a.bytes == 16)
         return a.op == BF_LOAD ? r->ld16_lanes : r->st16_lanes;
+    if (a.bytes == 8 && a.op == BF_STORE)
+        return r->st8_lanes;
     return r->part_lanes;
 }
 

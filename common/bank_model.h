@@ -10,9 +10,10 @@
  *
  * On sm_90 (measured on H100 with ncu; docs/bank-rules.md gives the
  * measurements, how they were taken and which counter to compare with)
- * 1/2/4/8-byte accesses and shared reductions are one part of 32 lanes,
- * 16-byte loads two parts of 16, 16-byte stores four parts of 8, and ldmatrix
- * one part per 8x8 matrix.
+ * 1/2/4/8-byte loads, 1/2/4-byte stores and shared reductions are one part
+ * of 32 lanes, 8-byte stores two parts of 16, 16-byte loads two parts of 16,
+ * 16-byte stores four parts of 8 (a store part is 128 bytes of lanes, a load
+ * part 256), and ldmatrix and wgmma's reads one part per 8x8 matrix.
  * Banks, bank width and part sizes are parameters, so the same code replays
  * older hardware too (16 banks per half-warp; the 8-byte bank mode of 3.x). */
 #ifndef BANKFREE_BANK_MODEL_H
@@ -58,7 +59,8 @@ struct bf_bank_rules {
     const char *name;
     int banks;      /* number of banks */
     int bank_bytes; /* width of a bank word: 4, or 8 in the 8-byte mode of 3.x */
-    int part_lanes; /* lanes served together for 1..8-byte accesses and red */
+    int part_lanes; /* lanes served together for 1..8-byte accesses and red, but: */
+    int st8_lanes;  /* lanes served together by an 8-byte store */
     int ld16_lanes; /* lanes served together by a 16-byte load */
     int st16_lanes; /* lanes served together by a 16-byte store */
     int sms; /* SMs of the GPU the model replays: a kernel whose grid follows the GPU (a persistent

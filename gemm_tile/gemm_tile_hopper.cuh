@@ -1,5 +1,6 @@
 /* Hopper's instructions for the wgmma path, as inline PTX (CUDA C has no
- * intrinsics for them): mbarriers, TMA's tensor copy, wgmma, setmaxnreg.
+ * intrinsics for them): mbarriers, TMA's tensor copies, bulk groups, named
+ * and cluster barriers, wgmma, setmaxnreg.
  * sm_90a only. Forms and rules: PTX ISA (NVIDIA), "mbarrier",
  * "cp.async.bulk.tensor", "wgmma.mma_async", "setmaxnreg". */
 #ifndef BANKFREE_GEMM_TILE_HOPPER_CUH
@@ -58,7 +59,8 @@ static __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
 }
 
 /* ---- TMA: a box of a 2-D tensor from global memory into shared memory,
- * completing its bytes on an mbarrier (out-of-bounds elements are zeros) ---- */
+ * completing its bytes on an mbarrier (out-of-bounds elements are zeros),
+ * and back ---- */
 
 static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x,
                                                    int y, uint32_t bar)
@@ -66,6 +68,103 @@ static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorM
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
                  "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+}
+
+/* The same, the box written at the same offset into the shared memory of
+ * every block of the cluster in `blocks` (a bit a block), each block's
+ * mbarrier at bar's offset completing the bytes that block received. */
+static __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap *map,
+                                                             int x, int y, uint32_t bar,
+                                                             uint16_t blocks)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(blocks)
+                 : "memory");
+}
+
+/* TMA's store: a box of shared memory into a 2-D tensor in global memory
+ * (clipped at the tensor's edges), in the thread's current bulk group. */
+static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, int x, int y,
+                                                    uint32_t src)
+{
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+            reinterpret_cast<uint64_t>(map)),
+        "r"(x), "r"(y), "r"(src)
+        : "memory");
+}
+
+/* Closes the bulk stores issued since the last commit into one group. */
+static __device__ __forceinline__ void bulk_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Waits until at most `pending` bulk groups still read their shared memory
+ * (it may then be written again). */
+template <int pending> static __device__ __forceinline__ void bulk_wait_read(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(pending) : "memory");
+}
+
+/* Waits until at most `pending` bulk groups are incomplete. */
+template <int pending> static __device__ __forceinline__ void bulk_wait(void)
+{
+    asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(pending) : "memory");
+}
+
+/* Orders this thread's shared-memory writes before what the async proxy
+ * (TMA, wgmma) reads next; a barrier between the writers and the reader
+ * follows. */
+static __device__ __forceinline__ void fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* A barrier for `threads` threads (a multiple of 32), id 1 to 15 (0 is
+ * __syncthreads'). */
+static __device__ __forceinline__ void named_barrier(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* ---- clusters: blocks launched together on neighbouring SMs, each able to
+ * reach the others' shared memory ---- */
+
+/* This block's rank in its cluster. */
+static __device__ __forceinline__ uint32_t cluster_rank(void)
+{
+    uint32_t rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    return rank;
+}
+
+/* Every thread of every block of the cluster arrives, then waits for all:
+ * __syncthreads across the cluster, shared-memory writes released and
+ * acquired. Threads of a warp may come at different times. */
+static __device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release;\n"
+                 "barrier.cluster.wait.acquire;\n" ::
+                     : "memory");
+}
+
+/* The address, in the shared memory of the cluster's block `rank`, of the
+ * offset that `addr` has in this block's. */
+static __device__ __forceinline__ uint32_t cluster_map(uint32_t addr, uint32_t rank)
+{
+    uint32_t at;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(at) : "r"(addr), "r"(rank));
+    return at;
+}
+
+/* Arrives on an mbarrier of any block of the cluster (an address from
+ * cluster_map), releasing this thread's earlier accesses to the cluster. */
+static __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(bar)
                  : "memory");
 }
 

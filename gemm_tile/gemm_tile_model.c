@@ -86,6 +86,8 @@ static void wgmma_model_sites(struct bf_site sites[GEMM_TILE_WGMMA_SITES])
     sites[GEMM_TILE_SITE_TMA_B] = bf_site_new("TMA box to B tile", bf_tma());
     sites[GEMM_TILE_SITE_WGMMA_A] = bf_site_new("wgmma A operand (64 x k16)", bf_wgmma());
     sites[GEMM_TILE_SITE_WGMMA_B] = bf_site_new("wgmma B operand (256 x k16)", bf_wgmma());
+    sites[GEMM_TILE_SITE_C_STAGE] = bf_site_new("C pairs to the staging buffer", bf_st(8));
+    sites[GEMM_TILE_SITE_C_TMA] = bf_site_new("TMA store of a C box", bf_tma());
 }
 
 /* One wgmma's read of an operand: `rows` rows, two 16-byte chunks a row, as
@@ -111,7 +113,8 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
     const uint32_t w = gemm_tile_wgmma_slab_bytes(variant);
     for (int s = 0; s < slabs; ++s) { /* as produce(): one box a slab of each */
         bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A], (uint64_t)GEMM_TILE_WGMMA_BM * w);
-        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B], (uint64_t)GEMM_TILE_WGMMA_BN * w);
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B], /* into every block of the cluster */
+                        (uint64_t)GEMM_TILE_WGMMA_B_BOX_ROWS * w * GEMM_TILE_WGMMA_CLUSTER);
     }
     for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
         for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) { /* as consume() */
@@ -127,28 +130,61 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
         }
 }
 
+void gemm_tile_model_wgmma_epilogue(int out_bytes, const struct bf_bank_rules *rules,
+                                    struct bf_site sites[GEMM_TILE_WGMMA_SITES])
+{
+    const int tiles = 128 / (8 * out_bytes); /* n8 tiles a box */
+    uint32_t addr[BF_WARP];
+    sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
+    for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+        for (int box = 0; box < 32 / tiles; ++box) { /* as store_staged() */
+            const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
+            for (int warp = 0; warp < 4; ++warp)
+                for (int j = 0; j < tiles; ++j)
+                    for (int half = 0; half < 2; ++half) {
+                        for (int lane = 0; lane < BF_WARP; ++lane) {
+                            const int t = 32 * warp + lane, row = 16 * warp + lane / 4 + 8 * half;
+                            const uint32_t at = 2u * (uint32_t)out_bytes * (uint32_t)(t % 4) +
+                                                8u * (uint32_t)out_bytes * (uint32_t)j;
+                            addr[lane] = buffer + gemm_tile_wgmma_c_offset(row, at);
+                        }
+                        bf_site_add(&sites[GEMM_TILE_SITE_C_STAGE], rules, addr, ~0u);
+                    }
+            bf_site_add_tma(&sites[GEMM_TILE_SITE_C_TMA], GEMM_TILE_WGMMA_C_BYTES);
+        }
+}
+
 static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
-                              const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+                              int out_bytes, const struct bf_bank_rules *rules,
+                              struct bf_site sites[BF_MAX_SITES])
 {
     wgmma_model_sites(sites);
+    sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
         return GEMM_TILE_WGMMA_SITES; /* refused: no launch */
-    struct bf_site tile[GEMM_TILE_WGMMA_SITES];
-    wgmma_model_sites(tile);
+    struct bf_site once[GEMM_TILE_WGMMA_SITES];
+    wgmma_model_sites(once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
-    gemm_tile_model_wgmma_ktile(variant, 0, rules, tile);
-    const uint64_t times = (uint64_t)(gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n)) *
-                           (uint64_t)gemm_tile_wgmma_tiles_k(k);
-    for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s)
-        bf_site_merge(&sites[s], &tile[s], times);
+    gemm_tile_model_wgmma_ktile(variant, 0, rules, once);
+    if (gemm_tile_wgmma_staged(0, n, out_bytes)) /* C from cudaMalloc: 16-byte aligned */
+        gemm_tile_model_wgmma_epilogue(out_bytes, rules, once);
+    const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
+                                                                   gemm_tile_wgmma_tiles_n(n)) *
+                           GEMM_TILE_WGMMA_CLUSTER;
+    for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s) {
+        const int per_tile = s == GEMM_TILE_SITE_C_STAGE || s == GEMM_TILE_SITE_C_TMA;
+        bf_site_merge(&sites[s], &once[s],
+                      per_tile ? tiles : tiles * (uint64_t)gemm_tile_wgmma_tiles_k(k));
+    }
     return GEMM_TILE_WGMMA_SITES;
 }
 
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
-                           const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+                           int out_bytes, const struct bf_bank_rules *rules,
+                           struct bf_site sites[BF_MAX_SITES])
 {
     if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS)
-        return wgmma_model_launch(variant, m, n, k, rules, sites);
+        return wgmma_model_launch(variant, m, n, k, out_bytes, rules, sites);
     gemm_tile_model_sites(sites);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
         return GEMM_TILE_SITES; /* refused: no launch */

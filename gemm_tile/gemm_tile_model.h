@@ -27,17 +27,26 @@ enum gemm_tile_wgmma_site {
     GEMM_TILE_SITE_TMA_B,   /* TMA boxes into the B tile (op tma) */
     GEMM_TILE_SITE_WGMMA_A, /* wgmma.m64n256k16 reading A: 64 rows x 32 B, 16 core matrices */
     GEMM_TILE_SITE_WGMMA_B, /* and B: 256 rows x 32 B, 64 core matrices (op gmma) */
+    GEMM_TILE_SITE_C_STAGE, /* the epilogue: C's pairs into a swizzled buffer (op st) */
+    GEMM_TILE_SITE_C_TMA,   /* and TMA's stores of the buffers to C (op tma) */
     GEMM_TILE_WGMMA_SITES
 };
 
 /* Adds what one block does for one K tile on the wgmma path: the
- * producer's TMA boxes (gemm_tile_wgmma_slabs of A and of B) and each
+ * producer's TMA boxes (gemm_tile_wgmma_slabs of A, and as many of its
+ * share of B, which TMA writes into every block of the cluster) and each
  * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core
  * matrices at the addresses wgmma finds through the kernel's descriptors
  * (gemm_tile_wgmma_read). */
 void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
                                  const struct bf_bank_rules *rules,
                                  struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
+
+/* Adds what one block does to store one tile through the staging buffers
+ * (C of `out_bytes` a value): each consumer warp's stores of its pairs, at
+ * gemm_tile_wgmma_c_offset, and the TMA stores, one a box. */
+void gemm_tile_model_wgmma_epilogue(int out_bytes, const struct bf_bank_rules *rules,
+                                    struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
 
 /* Empty sites, named and typed. */
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES]);
@@ -58,16 +67,20 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
                            const struct gemm_tile_block_at *at, const struct bf_bank_rules *rules,
                            struct bf_site sites[GEMM_TILE_SITES]);
 
-/* The sites of one launch of m x n x k. mma.sync: blocks differ only at the
- * edges (the last block row and column zero-fill past m and n) and K tiles
- * only in the last one (zero-fill past k), so up to four kinds of block and
- * two K tiles are replayed and counted as often as they occur. wgmma: every
- * tile and K tile is alike (TMA writes whole boxes, zeros past the edges,
- * and wgmma reads whole tiles), so one K tile is replayed and counted
- * tiles x K tiles times, whichever block takes the tile. A k the launcher
- * refuses (not a positive multiple of 8) or m, n < 1: the sites with no
- * request. Returns the number of sites. */
+/* The sites of one launch of m x n x k with C of out_bytes (4: fp32, 2:
+ * fp16). mma.sync: blocks differ only at the edges (the last block row and
+ * column zero-fill past m and n) and K tiles only in the last one
+ * (zero-fill past k), so up to four kinds of block and two K tiles are
+ * replayed and counted as often as they occur. wgmma: every tile and K tile
+ * is alike (TMA writes whole boxes, zeros past the edges, and wgmma reads
+ * whole tiles), so one K tile and one epilogue are replayed and counted as
+ * often as the blocks run them: CLUSTER tiles a cluster tile (a block past
+ * m runs like the others) and the epilogue through the buffers where C's
+ * rows allow TMA (gemm_tile_wgmma_staged; C from cudaMalloc). A k the
+ * launcher refuses (not a positive multiple of 8) or m, n < 1: the sites
+ * with no request. Returns the number of sites. */
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
-                           const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
+                           int out_bytes, const struct bf_bank_rules *rules,
+                           struct bf_site sites[BF_MAX_SITES]);
 
 #endif

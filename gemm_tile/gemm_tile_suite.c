@@ -125,10 +125,9 @@ static double bench_bytes(const struct bf_size *s)
 static int gemm_tile_model(int variant, int type, const struct bf_size *size, uint64_t seed,
                            const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
-    (void)type; /* the output type never touches shared memory */
     (void)seed; /* the addresses do not depend on the data */
     return gemm_tile_model_launch((enum gemm_tile_variant)variant, size->dim[0], size->dim[1],
-                                  size->dim[2], rules, sites);
+                                  size->dim[2], out_bytes(type), rules, sites);
 }
 
 /* ---- one case on the device ---- */
@@ -407,7 +406,6 @@ const struct bf_family gemm_tile_family = {
     BF_ARRAY(types, types),
     .ndims = 3,
     .min_dim = 1,
-    .model_types_alike = 1,
     .size_form = "MxNxK",
     .rate_unit = "GFLOP/s",
     BF_SIZES(BF_SIZES_TEST, test_sizes),

@@ -24,6 +24,7 @@
  * Compile with -gencode=arch=compute_90a,code=sm_90a. */
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cuda.h>
 #include <cuda_fp16.h>
@@ -39,6 +40,7 @@
  * the consumers take 232 (128 x 40 + 256 x 232 <= 64 Ki registers an SM). */
 #define PRODUCER_REGS 40
 #define CONSUMER_REGS 232
+#define CLUSTER       GEMM_TILE_WGMMA_CLUSTER
 
 /* Where the ring stands: the stage in use and the parity of its barriers'
  * current phase, which flips each time the ring wraps. */
@@ -55,8 +57,10 @@ static __device__ __forceinline__ void ring_next(ring &r)
     }
 }
 
-/* The block's barriers: full[s] (the producer's arrival + TMA's bytes) and
- * empty[s] (one arrival per consumer warp). */
+/* The block's barriers: full[s] (the producer's arrival, and the bytes TMA
+ * writes into the stage: this block's A, and every block's share of B) and
+ * empty[s] (one arrival per consumer warp of every block of the cluster:
+ * each block's producer writes B into them all). */
 struct barriers {
     uint32_t full, empty;
 };
@@ -66,23 +70,30 @@ static __device__ __forceinline__ uint32_t bar_at(uint32_t base, int stage)
     return base + 8u * (uint32_t)stage;
 }
 
+/* What a block works on: its tiles, and where it stands in its cluster. */
+struct work {
+    int64_t tiles_m, tiles_n, cluster_tiles;
+    int ktiles, rank, cluster, clusters;
+};
+
 /* The producer's thread: for each of the block's tiles and each K tile,
- * wait for the stage to be free, then fill it with one TMA box a slab of A
- * and of B. */
+ * wait until the stage is free in every block of the cluster, then fill it:
+ * one TMA box a slab of this block's A, and of its rows of B (the CLUSTER
+ * blocks' B tile is the same), which TMA writes into every block. */
 template <int V>
 static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                               uint32_t smem, barriers bars, int64_t tiles_m,
-                                               int64_t tiles_n, int ktiles)
+                                               uint32_t smem, barriers bars, const work &w)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     const int slabs = gemm_tile_wgmma_slabs(variant), per_slab = 8 / slabs;
+    const int b_row0 = GEMM_TILE_WGMMA_B_BOX_ROWS * w.rank; /* this block's share of B */
     ring r = {0, 0};
-    for (int64_t t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
+    for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
-        gemm_tile_wgmma_tile(t, tiles_m, tiles_n, &tile_m, &tile_n);
+        gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM),
-                  col0 = (int)(tile_n * GEMM_TILE_WGMMA_BN);
-        for (int kt = 0; kt < ktiles; ++kt) {
+                  col0 = (int)(tile_n * GEMM_TILE_WGMMA_BN) + b_row0;
+        for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
             mbar_arrive_expect_tx(full, GEMM_TILE_WGMMA_STAGE_BYTES);
@@ -93,89 +104,186 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
                 const int k0 = kt * GEMM_TILE_WGMMA_BK + 8 * per_slab * s, chunk = per_slab * s;
                 tma_load_2d(a + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BM, 0, chunk),
                             map_a, k0, row0, full);
-                tma_load_2d(b + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BN, 0, chunk),
-                            map_b, k0, col0, full);
+                const uint32_t b_at =
+                    b + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BN, b_row0, chunk);
+                if constexpr (CLUSTER == 1)
+                    tma_load_2d(b_at, map_b, k0, col0, full);
+                else
+                    tma_load_2d_multicast(b_at, map_b, k0, col0, full, (1u << CLUSTER) - 1u);
             }
             ring_next(r);
         }
     }
 }
 
-/* A consumer warpgroup (0 or 1) multiplies rows 64 consumer .. + 63 of each
- * of the block's tiles and stores them. */
-template <int V, typename Out>
-static __device__ __forceinline__ void consume(Out *c, int64_t m, int64_t n, int pairs,
-                                               uint32_t smem, barriers bars, int64_t tiles_m,
-                                               int64_t tiles_n, int ktiles, int consumer)
+/* Frees a stage: in every block of the cluster, for this warp. */
+static __device__ __forceinline__ void release(barriers bars, int stage)
+{
+    const uint32_t empty = bar_at(bars.empty, stage);
+    if constexpr (CLUSTER == 1) {
+        mbar_arrive(empty);
+    } else {
+#pragma unroll
+        for (int rank = 0; rank < CLUSTER; ++rank)
+            mbar_arrive_cluster(cluster_map(empty, (uint32_t)rank));
+    }
+}
+
+/* acc = rows row0 .. + 63 of A's tile times B's, K tile by K tile: wait for
+ * a full stage, issue its 4 wgmma, and free the stage before it once the
+ * wgmma that read it are done (one batch left in flight). */
+template <int V>
+static __device__ __forceinline__ void multiply(float (&acc)[128], uint32_t smem, barriers bars,
+                                                ring &r, int ktiles, int row0, int lane)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
-    const int thread = (int)threadIdx.x % 128, warp = thread / 32, lane = thread % 32;
-    const int a_row0 = GEMM_TILE_WGMMA_M * consumer;
+    int prev = 0;
+    for (int kt = 0; kt < ktiles; ++kt) {
+        mbar_wait(bar_at(bars.full, r.stage), r.phase);
+        const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage),
+                       b = smem + gemm_tile_wgmma_b_base(r.stage);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
+            wgmma_m64n256k16(acc,
+                             gemm_tile_wgmma_desc(variant, GEMM_TILE_WGMMA_BM,
+                                                  a + gemm_tile_wgmma_step_offset(
+                                                          variant, GEMM_TILE_WGMMA_BM, row0, kk)),
+                             gemm_tile_wgmma_desc(variant, GEMM_TILE_WGMMA_BN,
+                                                  b + gemm_tile_wgmma_step_offset(
+                                                          variant, GEMM_TILE_WGMMA_BN, 0, kk)),
+                             kt > 0 || kk > 0);
+        wgmma_commit();
+        if (kt > 0) { /* the previous K tile's wgmma are done: its stage is free */
+            wgmma_wait<1>();
+            if (lane == 0)
+                release(bars, prev);
+        }
+        prev = r.stage;
+        ring_next(r);
+    }
+    wgmma_wait<0>();
+#pragma unroll
+    for (int i = 0; i < 128; ++i)
+        wgmma_fence_operand(acc[i]);
+    if (lane == 0)
+        release(bars, prev);
+}
+
+static __device__ __forceinline__ uint32_t pack_pair(float v0, float v1)
+{
+    const __half2 h = __floats2half2_rn(v0, v1);
+    return *reinterpret_cast<const uint32_t *>(&h);
+}
+
+/* The epilogue through shared memory: 128 bytes of each of the consumer's 64
+ * rows at a time (gemm_tile_wgmma_layout.h) into a swizzled buffer, stored by
+ * TMA (clipped at C's edges) while the next box is written into the other
+ * buffer. Thread t's pairs are d[4 j], d[4 j + 1] at row t / 4 % 8 + 16 (t /
+ * 32) and d[4 j + 2, 3] eight rows down, columns 8 j + 2 (t % 4). */
+template <typename Out>
+static __device__ __forceinline__ void
+store_staged(const float (&acc)[128], const CUtensorMap *map_c, uint32_t smem, int consumer,
+             int64_t row0, int64_t col0, int thread)
+{
+    constexpr int tiles = 128 / (8 * (int)sizeof(Out)); /* n8 tiles a box: 4 fp32, 8 fp16 */
+    const int row = 16 * (thread / 32) + thread % 32 / 4;
+    const uint32_t byte = 2u * sizeof(Out) * (uint32_t)(thread % 4);
+#pragma unroll
+    for (int box = 0; box < 32 / tiles; ++box) {
+        const uint32_t buffer = smem + gemm_tile_wgmma_c_base(consumer, box % 2);
+        if (thread == 0)
+            bulk_wait_read<1>(); /* the store two boxes ago has read this buffer */
+        named_barrier(1 + consumer, 128);
+#pragma unroll
+        for (int j = 0; j < tiles; ++j) {
+            const float *d = &acc[4 * (box * tiles + j)];
+            const uint32_t at = byte + 8u * sizeof(Out) * (uint32_t)j;
+            if (sizeof(Out) == 4) {
+                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(
+                                 buffer + gemm_tile_wgmma_c_offset(row, at)),
+                             "f"(d[0]), "f"(d[1]));
+                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(
+                                 buffer + gemm_tile_wgmma_c_offset(row + 8, at)),
+                             "f"(d[2]), "f"(d[3]));
+            } else {
+                asm volatile(
+                    "st.shared.b32 [%0], %1;\n" ::"r"(buffer + gemm_tile_wgmma_c_offset(row, at)),
+                    "r"(pack_pair(d[0], d[1])));
+                asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(
+                                 buffer + gemm_tile_wgmma_c_offset(row + 8, at)),
+                             "r"(pack_pair(d[2], d[3])));
+            }
+        }
+        fence_proxy_async();
+        named_barrier(1 + consumer, 128);
+        if (thread == 0) {
+            tma_store_2d(map_c, (int)(col0 + box * 8 * tiles), (int)row0, buffer);
+            bulk_commit();
+        }
+    }
+}
+
+/* The epilogue without TMA (C misaligned for it): each thread stores its
+ * pairs itself, without predicates where the whole tile is inside C. */
+template <typename Out>
+static __device__ __forceinline__ void store_direct(const float (&acc)[128], Out *c, int64_t m,
+                                                    int64_t n, int pairs, int64_t row0,
+                                                    int64_t col0, bool inside, int thread)
+{
+    const int64_t row = row0 + 16 * (thread / 32) + thread % 32 / 4, col = col0 + 2 * (thread % 4);
+    if (inside) {
+        Out *out = c + row * n + col;
+#pragma unroll
+        for (int j = 0; j < 32; ++j) {
+            store_pair(out + 8 * j, acc[4 * j], acc[4 * j + 1]);
+            store_pair(out + 8 * n + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        }
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+        store_c_pair(c, m, n, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], pairs);
+        store_c_pair(c, m, n, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], pairs);
+    }
+}
+
+/* A consumer warpgroup (0 or 1): rows 64 consumer .. + 63 of each of the
+ * block's tiles, multiplied and stored. */
+template <int V, typename Out, bool staged>
+static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c, int64_t m,
+                                               int64_t n, int pairs, uint32_t smem, barriers bars,
+                                               const work &w, int consumer)
+{
+    const int thread = (int)threadIdx.x % 128;
     float acc[128];
 #pragma unroll
     for (int i = 0; i < 128; ++i)
         acc[i] = 0.0f;
     ring r = {0, 0};
-    for (int64_t t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
-        int prev = 0;
-        for (int kt = 0; kt < ktiles; ++kt) {
-            mbar_wait(bar_at(bars.full, r.stage), r.phase);
-            const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage),
-                           b = smem + gemm_tile_wgmma_b_base(r.stage);
-            wgmma_fence();
-#pragma unroll
-            for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
-                wgmma_m64n256k16(
-                    acc,
-                    gemm_tile_wgmma_desc(
-                        variant, GEMM_TILE_WGMMA_BM,
-                        a + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BM, a_row0, kk)),
-                    gemm_tile_wgmma_desc(
-                        variant, GEMM_TILE_WGMMA_BN,
-                        b + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BN, 0, kk)),
-                    kt > 0 || kk > 0);
-            wgmma_commit();
-            if (kt > 0) { /* the previous K tile's wgmma are done: its stage is free */
-                wgmma_wait<1>();
-                if (lane == 0)
-                    mbar_arrive(bar_at(bars.empty, prev));
-            }
-            prev = r.stage;
-            ring_next(r);
-        }
-        wgmma_wait<0>();
-#pragma unroll
-        for (int i = 0; i < 128; ++i)
-            wgmma_fence_operand(acc[i]);
-        if (lane == 0)
-            mbar_arrive(bar_at(bars.empty, prev));
-
+    for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
-        gemm_tile_wgmma_tile(t, tiles_m, tiles_n, &tile_m, &tile_n);
-        const int64_t row = tile_m * GEMM_TILE_WGMMA_BM + a_row0 + 16 * warp + lane / 4,
-                      col = tile_n * GEMM_TILE_WGMMA_BN + 2 * (lane % 4);
-        if (pairs && (tile_m + 1) * GEMM_TILE_WGMMA_BM <= m &&
-            (tile_n + 1) * GEMM_TILE_WGMMA_BN <= n) {
-            Out *out = c + row * n + col; /* the whole tile inside C: no predicates */
-#pragma unroll
-            for (int j = 0; j < 32; ++j) {
-                store_pair(out + 8 * j, acc[4 * j], acc[4 * j + 1]);
-                store_pair(out + 8 * n + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
-            }
-        } else {
-#pragma unroll
-            for (int j = 0; j < 32; ++j) {
-                store_c_pair(c, m, n, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], pairs);
-                store_c_pair(c, m, n, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], pairs);
-            }
-        }
+        gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
+        multiply<V>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
+        const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
+                      col0 = tile_n * GEMM_TILE_WGMMA_BN;
+        if (staged)
+            store_staged<Out>(acc, map_c, smem, consumer, row0, col0, thread);
+        else
+            store_direct(acc, c, m, n, pairs, row0, col0,
+                         pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + GEMM_TILE_WGMMA_BN <= n,
+                         thread);
     }
+    if (staged && thread == 0)
+        bulk_wait<0>(); /* C written before the block ends */
 }
 
-template <int V, typename Out>
+/* map_c: C as TMA stores it (used where `staged`). */
+template <int V, typename Out, bool staged>
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     gemm_tile_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
-                           const __grid_constant__ CUtensorMap map_b, Out *c, int64_t m, int64_t n,
+                           const __grid_constant__ CUtensorMap map_b,
+                           const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
                            int64_t k, int pairs)
 {
     extern __shared__ __align__(1024) unsigned char dynamic_smem[];
@@ -186,21 +294,35 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     if (threadIdx.x == 0) {
         for (int s = 0; s < GEMM_TILE_WGMMA_STAGES; ++s) {
             mbar_init(bar_at(bars.full, s), 1);
-            mbar_init(bar_at(bars.empty, s), 4 * GEMM_TILE_WGMMA_CONSUMERS);
+            mbar_init(bar_at(bars.empty, s), 4 * GEMM_TILE_WGMMA_CONSUMERS * CLUSTER);
         }
         mbar_init_fence();
     }
-    __syncthreads();
-    const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m), tiles_n = gemm_tile_wgmma_tiles_n(n);
-    const int ktiles = (int)gemm_tile_wgmma_tiles_k(k), warpgroup = (int)threadIdx.x / 128;
+    /* Every block's barriers are ready before any block's TMA or arrivals reach them. */
+    if constexpr (CLUSTER == 1)
+        __syncthreads();
+    else
+        cluster_sync();
+    work w;
+    w.tiles_m = gemm_tile_wgmma_tiles_m(m);
+    w.tiles_n = gemm_tile_wgmma_tiles_n(n);
+    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n);
+    w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
+    w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
+    w.cluster = (int)blockIdx.x / CLUSTER;
+    w.clusters = (int)gridDim.x / CLUSTER;
+    const int warpgroup = (int)threadIdx.x / 128;
     if (warpgroup == 0) {
         setmaxnreg_dec<PRODUCER_REGS>();
         if (threadIdx.x == 0)
-            produce<V>(&map_a, &map_b, smem, bars, tiles_m, tiles_n, ktiles);
+            produce<V>(&map_a, &map_b, smem, bars, w);
     } else {
         setmaxnreg_inc<CONSUMER_REGS>();
-        consume<V>(c, m, n, pairs, smem, bars, tiles_m, tiles_n, ktiles, warpgroup - 1);
+        consume<V, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
     }
+    /* No block leaves while another of its cluster may still arrive on its barriers. */
+    if constexpr (CLUSTER > 1)
+        cluster_sync();
 }
 
 /* ---- launcher ---- */
@@ -221,62 +343,148 @@ static PFN_cuTensorMapEncodeTiled_v12000 encode_tiled(void)
     return fn;
 }
 
-/* The tensor map of an operand: `rows` rows of k fp16 (A row-major, B's
- * columns), read in boxes of one slab (W / 2 of K) by `box_rows` rows,
- * swizzled as the variant's mode; out-of-bounds elements read as zeros. */
-static cudaError_t make_map(CUtensorMap *map, enum gemm_tile_variant variant, const uint16_t *base,
-                            int64_t rows, int64_t k, int box_rows)
+/* A tensor map: `rows` rows of `cols` elements of `type`, `stride` bytes
+ * apart, read or written in boxes of box_cols x box_rows, swizzled as
+ * `swizzle`; out-of-bounds elements read as zeros and are not written. */
+static cudaError_t make_map(CUtensorMap *map, CUtensorMapDataType type, const void *base,
+                            int64_t rows, int64_t cols, int64_t stride, uint32_t box_cols,
+                            uint32_t box_rows, CUtensorMapSwizzle swizzle)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled();
+    if (encode == NULL)
+        return cudaErrorNoKernelImageForDevice; /* a driver without TMA */
+    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows},
+                     strides[1] = {(cuuint64_t)stride};
+    const cuuint32_t box[2] = {box_cols, box_rows}, steps[2] = {1, 1};
+    const CUresult res =
+        encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps,
+               CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return res == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* An operand's map: `rows` rows of k fp16 (A row-major, B's columns) in
+ * boxes of one slab (W / 2 of K) by box_rows rows, swizzled as the variant. */
+static cudaError_t make_operand_map(CUtensorMap *map, enum gemm_tile_variant variant,
+                                    const uint16_t *base, int64_t rows, int64_t k, int box_rows)
 {
     static const CUtensorMapSwizzle swizzle[4] = {
         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B,
         CU_TENSOR_MAP_SWIZZLE_128B};
-    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled();
-    if (encode == NULL)
-        return cudaErrorNoKernelImageForDevice; /* a driver without TMA */
-    const cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)k * 2};
-    const cuuint32_t box[2] = {gemm_tile_wgmma_slab_bytes(variant) / 2, (cuuint32_t)box_rows},
-                     steps[2] = {1, 1};
-    const CUresult res = encode(
-        map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<uint16_t *>(base), dims, strides, box,
-        steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle[gemm_tile_wgmma_swizzle_bits(variant)],
-        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return res == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+    return make_map(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, base, rows, k, 2 * k,
+                    gemm_tile_wgmma_slab_bytes(variant) / 2, (uint32_t)box_rows,
+                    swizzle[gemm_tile_wgmma_swizzle_bits(variant)]);
+}
+
+/* C's map for the epilogue: boxes of 128 bytes by 64 rows, 128-byte swizzled. */
+template <typename Out>
+static cudaError_t make_c_map(CUtensorMap *map, Out *c, int64_t m, int64_t n)
+{
+    return make_map(
+        map, sizeof(Out) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        c, m, n, n * (int64_t)sizeof(Out), 128 / sizeof(Out), GEMM_TILE_WGMMA_M,
+        CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
+/* How many clusters of the kernel fit on the GPU at once (the persistent
+ * grid's size), asked once a device. */
+template <typename Kernel>
+static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *clusters)
+{
+    static int known[64];
+    if (device >= 0 && device < 64 && known[device] > 0) {
+        *clusters = known[device];
+        return cudaSuccess;
+    }
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = CLUSTER;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = dim3((unsigned)(sms / CLUSTER * CLUSTER));
+    config.blockDim = dim3(GEMM_TILE_WGMMA_THREADS);
+    config.dynamicSmemBytes = GEMM_TILE_WGMMA_SMEM_BYTES;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    cudaError_t err = cudaOccupancyMaxActiveClusters(clusters, kernel, &config);
+    if (err != cudaSuccess)
+        return err;
+    if (*clusters < 1)
+        return cudaErrorInvalidConfiguration;
+    if (device >= 0 && device < 64)
+        known[device] = *clusters;
+    return cudaSuccess;
+}
+
+template <int V, typename Out, bool staged>
+static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
+                                  int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
+{
+    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
+    CUtensorMap map_a, map_b, map_c;
+    memset(&map_c, 0, sizeof map_c); /* unused unless staged */
+    cudaError_t err = make_operand_map(&map_a, variant, a, m, k, GEMM_TILE_WGMMA_BM);
+    if (err == cudaSuccess)
+        err = make_operand_map(&map_b, variant, b, n, k, GEMM_TILE_WGMMA_B_BOX_ROWS);
+    if (err == cudaSuccess && staged)
+        err = make_c_map(&map_c, c, m, n);
+    const auto kernel = gemm_tile_wgmma_kernel<V, Out, staged>;
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)GEMM_TILE_WGMMA_SMEM_BYTES);
+    int clusters = 0;
+    if (err == cudaSuccess)
+        err = resident_clusters(kernel, device, sms, &clusters);
+    if (err != cudaSuccess)
+        return err;
+    const int64_t tiles =
+        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n));
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = CLUSTER;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = dim3((unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER));
+    config.blockDim = dim3(GEMM_TILE_WGMMA_THREADS);
+    config.dynamicSmemBytes = GEMM_TILE_WGMMA_SMEM_BYTES;
+    config.stream = stream;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
+    err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, c, m, n, k, pairs);
+    return err != cudaSuccess ? err : cudaGetLastError();
+}
+
+/* The device's facts the launch needs; cudaErrorNoKernelImageForDevice on a
+ * GPU that is not compute capability 9.0 (sm_90a code runs there alone). */
+static cudaError_t hopper_here(int *device, int *sms)
+{
+    int major = 0, minor = 0;
+    cudaError_t err = cudaGetDevice(device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, *device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, *device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, *device);
+    if (err != cudaSuccess)
+        return err;
+    return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNoKernelImageForDevice;
 }
 
 template <int V, typename Out>
-static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
-                                  int64_t n, int64_t k, cudaStream_t stream)
+static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
+                                 int64_t k, cudaStream_t stream)
 {
-    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
-    int device = 0, sms = 0, major = 0, minor = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int device = 0, sms = 0;
+    const cudaError_t err = hopper_here(&device, &sms);
     if (err != cudaSuccess)
         return err;
-    if (major != 9 || minor != 0) /* sm_90a code runs on compute capability 9.0 alone */
-        return cudaErrorNoKernelImageForDevice;
-    CUtensorMap map_a, map_b;
-    err = make_map(&map_a, variant, a, m, k, GEMM_TILE_WGMMA_BM);
-    if (err == cudaSuccess)
-        err = make_map(&map_b, variant, b, n, k, GEMM_TILE_WGMMA_BN);
-    if (err == cudaSuccess)
-        err = cudaFuncSetAttribute(gemm_tile_wgmma_kernel<V, Out>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)GEMM_TILE_WGMMA_SMEM_BYTES);
-    if (err != cudaSuccess)
-        return err;
-    const int64_t tiles = gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n);
-    const unsigned blocks = (unsigned)(tiles < sms ? tiles : sms);
-    const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
-    gemm_tile_wgmma_kernel<V, Out>
-        <<<blocks, GEMM_TILE_WGMMA_THREADS, GEMM_TILE_WGMMA_SMEM_BYTES, stream>>>(map_a, map_b, c,
-                                                                                  m, n, k, pairs);
-    return cudaGetLastError();
+    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out)))
+        return launch_variant<V, Out, true>(c, a, b, m, n, k, device, sms, stream);
+    return launch_variant<V, Out, false>(c, a, b, m, n, k, device, sms, stream);
 }
 
 template <typename Out>
@@ -285,13 +493,13 @@ static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t
 {
     switch (variant) {
     case GEMM_TILE_WGMMA_INTERLEAVE:
-        return launch_variant<GEMM_TILE_WGMMA_INTERLEAVE>(c, a, b, m, n, k, stream);
+        return launch_layout<GEMM_TILE_WGMMA_INTERLEAVE>(c, a, b, m, n, k, stream);
     case GEMM_TILE_WGMMA_SW32:
-        return launch_variant<GEMM_TILE_WGMMA_SW32>(c, a, b, m, n, k, stream);
+        return launch_layout<GEMM_TILE_WGMMA_SW32>(c, a, b, m, n, k, stream);
     case GEMM_TILE_WGMMA_SW64:
-        return launch_variant<GEMM_TILE_WGMMA_SW64>(c, a, b, m, n, k, stream);
+        return launch_layout<GEMM_TILE_WGMMA_SW64>(c, a, b, m, n, k, stream);
     case GEMM_TILE_WGMMA_SW128:
-        return launch_variant<GEMM_TILE_WGMMA_SW128>(c, a, b, m, n, k, stream);
+        return launch_layout<GEMM_TILE_WGMMA_SW128>(c, a, b, m, n, k, stream);
     default:
         return cudaErrorInvalidValue;
     }

@@ -44,7 +44,16 @@
 #define GEMM_TILE_WGMMA_KK        (GEMM_TILE_WGMMA_BK / 16) /* k16 steps a stage */
 /* One producer warpgroup (one thread issues the TMA copies), then the consumers. */
 #define GEMM_TILE_WGMMA_THREADS   (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
-#define GEMM_TILE_WGMMA_GROUP_M   16 /* tile rows the grid walks down at a time */
+/* Blocks a cluster: blocks on neighbouring tile rows, sharing their B tile;
+ * each loads 1 / CLUSTER of it and TMA writes it into all of them (multicast),
+ * so B crosses from L2 once a cluster. A probe may set it (1 or 2) with -D. */
+#ifndef GEMM_TILE_WGMMA_CLUSTER
+#define GEMM_TILE_WGMMA_CLUSTER 2
+#endif
+#define GEMM_TILE_WGMMA_B_BOX_ROWS (GEMM_TILE_WGMMA_BN / GEMM_TILE_WGMMA_CLUSTER)
+#ifndef GEMM_TILE_WGMMA_GROUP_M
+#define GEMM_TILE_WGMMA_GROUP_M 16 /* tile rows the grid walks down at a time */
+#endif
 
 /* The swizzle's B: 0 (interleave), 1 (32 B), 2 (64 B), 3 (128 B). */
 static BF_HD int gemm_tile_wgmma_swizzle_bits(enum gemm_tile_variant variant)
@@ -77,15 +86,20 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
            bf_swizzle(gemm_tile_wgmma_swizzle_bits(variant), 4, 3, (uint32_t)row * w + 16u * in);
 }
 
-/* Bytes of the A tile, the B tile, a stage (A then B), the pipeline; the
- * mbarriers follow the stages (full[s], then empty[s], 8 bytes each). */
+/* Bytes of the A tile, the B tile, a stage (A then B); after the stages,
+ * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
+ * then empty[s], 8 bytes each). */
 #define GEMM_TILE_WGMMA_A_BYTES     (GEMM_TILE_WGMMA_BM * 128u)
 #define GEMM_TILE_WGMMA_B_BYTES     (GEMM_TILE_WGMMA_BN * 128u)
 #define GEMM_TILE_WGMMA_STAGE_BYTES (GEMM_TILE_WGMMA_A_BYTES + GEMM_TILE_WGMMA_B_BYTES)
-#define GEMM_TILE_WGMMA_BARRIERS    (GEMM_TILE_WGMMA_STAGES * GEMM_TILE_WGMMA_STAGE_BYTES)
-/* The kernel's dynamic shared memory: the stages, the barriers, and up to
- * 1023 bytes to put the first stage on a 1024-byte boundary. */
-#define GEMM_TILE_WGMMA_SMEM_BYTES  (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_STAGES + 1024u)
+#define GEMM_TILE_WGMMA_C_BYTES     (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
+#define GEMM_TILE_WGMMA_C_BASE      (GEMM_TILE_WGMMA_STAGES * GEMM_TILE_WGMMA_STAGE_BYTES)
+#define GEMM_TILE_WGMMA_BARRIERS                                                                   \
+    (GEMM_TILE_WGMMA_C_BASE + 2u * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_C_BYTES)
+/* The kernel's dynamic shared memory: the stages, the buffers, the
+ * barriers, and up to 1023 bytes to put the first stage on a 1024-byte
+ * boundary. */
+#define GEMM_TILE_WGMMA_SMEM_BYTES (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_STAGES + 1024u)
 
 static BF_HD uint32_t gemm_tile_wgmma_a_base(int stage)
 {
@@ -94,6 +108,37 @@ static BF_HD uint32_t gemm_tile_wgmma_a_base(int stage)
 static BF_HD uint32_t gemm_tile_wgmma_b_base(int stage)
 {
     return gemm_tile_wgmma_a_base(stage) + GEMM_TILE_WGMMA_A_BYTES;
+}
+
+/* ---- the epilogue: C through shared memory to TMA's store ---- */
+
+/* Each consumer writes its 64 x 256 of C 128 bytes of a row at a time (32
+ * fp32 or 64 fp16 columns: one TMA box) into one of its two buffers, and
+ * TMA stores the box while it writes the next. A warp's store puts 8 rows x
+ * 32 bytes (fp32 pairs) or 8 rows x 16 bytes (fp16 pairs) at one place in
+ * each row: in plain 128-byte rows that is 8 rows on the same banks, 4- or
+ * 8-way. The buffer takes the 128-byte swizzle (TMA's store reads it so),
+ * which spreads the 8 rows over all 32 banks: the ideal 2 or 1 wavefronts.
+ * The byte offset of byte `byte` (0..127) of row `row` in a buffer: */
+static BF_HD uint32_t gemm_tile_wgmma_c_offset(int row, uint32_t byte)
+{
+    return bf_swizzle(3, 4, 3, (uint32_t)row * 128u + byte);
+}
+/* Where consumer `consumer`'s buffer `buffer` (0, 1) starts. */
+static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
+{
+    return GEMM_TILE_WGMMA_C_BASE + (uint32_t)(2 * consumer + buffer) * GEMM_TILE_WGMMA_C_BYTES;
+}
+/* Whether the epilogue goes through the buffers and TMA: TMA wants C
+ * 16-byte aligned and its rows a multiple of 16 bytes apart; otherwise each
+ * thread stores its pairs to global memory itself (a probe may make it
+ * always so with -D GEMM_TILE_WGMMA_STAGED_EPILOGUE=0). */
+#ifndef GEMM_TILE_WGMMA_STAGED_EPILOGUE
+#define GEMM_TILE_WGMMA_STAGED_EPILOGUE 1
+#endif
+static BF_HD int gemm_tile_wgmma_staged(uintptr_t c, int64_t n, int out_bytes)
+{
+    return GEMM_TILE_WGMMA_STAGED_EPILOGUE && c % 16u == 0 && n * out_bytes % 16 == 0;
 }
 
 /* ---- wgmma's shared-memory matrix descriptor ---- */
@@ -156,13 +201,26 @@ static BF_HD int64_t gemm_tile_wgmma_tiles_k(int64_t k)
 {
     return (k + GEMM_TILE_WGMMA_BK - 1) / GEMM_TILE_WGMMA_BK;
 }
-/* Tile `index` in the order the blocks take them (block b takes b, b +
- * gridDim.x, ...): down GEMM_TILE_WGMMA_GROUP_M tile rows, column after
- * column, so that the tiles in flight share rows of A and columns of B in L2. */
-static BF_HD void gemm_tile_wgmma_tile(int64_t index, int64_t tiles_m, int64_t tiles_n,
+/* Clusters take CLUSTER tiles one above the other: "cluster tiles" of
+ * CLUSTER x 128 rows (the last one reaching past m when the tile rows do not
+ * divide; its blocks past m read zeros and store nothing). */
+static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tiles_n)
+{
+    return (tiles_m + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER * tiles_n;
+}
+/* The tile that the block of rank `rank` in its cluster computes for
+ * cluster tile `index`, in the order the clusters take them (cluster c
+ * takes c, c + clusters, ...): down GEMM_TILE_WGMMA_GROUP_M tile rows,
+ * column after column, so that the tiles in flight share rows of A and
+ * columns of B in L2. */
+static BF_HD void gemm_tile_wgmma_tile(int64_t index, int rank, int64_t tiles_m, int64_t tiles_n,
                                        int64_t *tile_m, int64_t *tile_n)
 {
-    gemm_tile_grouped_tile(index, tiles_m, tiles_n, GEMM_TILE_WGMMA_GROUP_M, tile_m, tile_n);
+    const int64_t rows = (tiles_m + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER;
+    int64_t row;
+    gemm_tile_grouped_tile(index, rows, tiles_n, GEMM_TILE_WGMMA_GROUP_M / GEMM_TILE_WGMMA_CLUSTER,
+                           &row, tile_n);
+    *tile_m = row * GEMM_TILE_WGMMA_CLUSTER + rank;
 }
 
 #endif

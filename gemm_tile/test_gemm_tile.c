@@ -256,7 +256,8 @@ static void test_launch(void)
                   ktiles = 4, warps = GEMM_TILE_THREADS / 32;
     for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
         struct bf_site s[BF_MAX_SITES];
-        int n = gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 256, &bf_rules_sm90, s);
+        int n =
+            gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 256, 4, &bf_rules_sm90, s);
         EXPECT_EQ(n, GEMM_TILE_SITES, "sites");
         const uint64_t copies_a = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES_A),
                        copies_b = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES_B);
@@ -288,13 +289,13 @@ static void test_launch(void)
         EXPECT(w.ld == (v == GEMM_TILE_ROWMAJOR ? 8.0 : 1.0) &&
                    (padded ? w.st > 1.0 && w.st <= 21.0 / 8.0 : w.st == 1.0) && w.atom == 0.0,
                "%s: ways ld %.2f st %.2f", names[v], w.ld, w.st);
-        gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 200, &bf_rules_sm90, s);
+        gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 200, 4, &bf_rules_sm90, s);
         EXPECT(s[GEMM_TILE_SITE_COPY_A].wavefronts > s[GEMM_TILE_SITE_COPY_A].ideal,
                "%s: k = 200, misaligned global rows: more than the ideal", names[v]);
     }
     struct bf_site s[BF_MAX_SITES];
     for (int k = 0; k < 17; k += 4) { /* refused: 0, 4, 12, 16 ok */
-        gemm_tile_model_launch(GEMM_TILE_SWIZZLED, 8, 8, k, &bf_rules_sm90, s);
+        gemm_tile_model_launch(GEMM_TILE_SWIZZLED, 8, 8, k, 4, &bf_rules_sm90, s);
         uint64_t requests = 0;
         for (int i = 0; i < GEMM_TILE_SITES; ++i)
             requests += s[i].requests;
@@ -302,7 +303,7 @@ static void test_launch(void)
                (unsigned long long)requests);
     }
     /* 1 x 1 x 8: one block, one K tile, every request still issued. */
-    gemm_tile_model_launch(GEMM_TILE_ROWMAJOR, 1, 1, 8, &bf_rules_sm90, s);
+    gemm_tile_model_launch(GEMM_TILE_ROWMAJOR, 1, 1, 8, 4, &bf_rules_sm90, s);
     EXPECT_EQ(s[GEMM_TILE_SITE_LDSM_A].requests, warps * GEMM_TILE_KK * GEMM_TILE_MI,
               "1x1x8 ldmatrix A requests");
 }
@@ -645,162 +646,247 @@ static void test_wgmma_descriptors(void)
 }
 
 /* Requests and a launch: per K tile a block issues gemm_tile_wgmma_slabs
- * TMA boxes for A and for B, and each of 2 consumers 4 wgmma; every wgmma
- * reads A's 16 core matrices and B's 64, one wavefront each in every mode
- * (conflict-free); a launch is tiles x K tiles of that. */
+ * TMA boxes for A and for its share of B, and each of 2 consumers 4 wgmma;
+ * every wgmma reads A's 16 core matrices and B's 64, one wavefront each in
+ * every mode (conflict-free); per tile each consumer stages 64 x 256 of C
+ * through its swizzled buffers (fp32: 8 boxes, 64 stores of 8 bytes a warp,
+ * 2 wavefronts each; fp16: 4 boxes, 4 bytes, 1 wavefront) and TMA stores
+ * each box. A launch: every block of every cluster tile, K tile by K tile.
+ * 300 x 600 x 200: 3 x 3 tiles, clusters of 2 along M run 2 x 3 cluster
+ * tiles (12 tiles, 3 of them past m), 4 K tiles. */
 static void test_wgmma_model(void)
 {
-    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
-        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
-        struct bf_site s[BF_MAX_SITES];
-        const int64_t m = 300, n = 600, k = 200; /* 3 x 3 tiles, 4 K tiles */
-        const int nsites = gemm_tile_model_launch(var, m, n, k, &bf_rules_sm90, s);
-        const uint64_t ktiles = 3 * 3 * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
-                       wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK;
-        EXPECT_EQ(nsites, GEMM_TILE_WGMMA_SITES, "wgmma sites");
-        EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == ktiles * slabs &&
-                   s[GEMM_TILE_SITE_TMA_B].requests == ktiles * slabs &&
-                   s[GEMM_TILE_SITE_TMA_A].wavefronts == ktiles * GEMM_TILE_WGMMA_A_BYTES / 128 &&
-                   s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * GEMM_TILE_WGMMA_B_BYTES / 128,
-               "%s: TMA boxes and lines", names[v]);
-        EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == wgmma &&
-                   s[GEMM_TILE_SITE_WGMMA_A].wavefronts == 16 * wgmma &&
-                   s[GEMM_TILE_SITE_WGMMA_A].ideal == 16 * wgmma &&
-                   s[GEMM_TILE_SITE_WGMMA_B].wavefronts == 64 * wgmma &&
-                   s[GEMM_TILE_SITE_WGMMA_B].ideal == 64 * wgmma &&
-                   s[GEMM_TILE_SITE_WGMMA_B].worst == 64,
-               "%s: wgmma reads one wavefront a core matrix (A %llu, B %llu for %llu wgmma)",
-               names[v], (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].wavefronts,
-               (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts, (unsigned long long)wgmma);
-        const struct bf_launch_ways w = bf_sites_ways(s, nsites);
-        EXPECT(w.ld == 1.0 && w.st == 0.0 && w.ld_wavefronts == 80 * wgmma,
-               "%s: ld ways %.2f (gmma), st %.2f (TMA is in no LSU class)", names[v], w.ld, w.st);
-        gemm_tile_model_launch(var, 8, 8, 12, &bf_rules_sm90, s);
-        EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == 0 && s[GEMM_TILE_SITE_TMA_A].requests == 0,
-               "%s: k = 12 refused, no requests", names[v]);
-    }
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
+        for (int out = 2; out <= 4; out += 2) {
+            const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+            struct bf_site s[BF_MAX_SITES];
+            const int64_t m = 300, n = 600, k = 200;
+            const int nsites = gemm_tile_model_launch(var, m, n, k, out, &bf_rules_sm90, s);
+            const uint64_t tiles = (3 + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER *
+                                   GEMM_TILE_WGMMA_CLUSTER * 3,
+                           ktiles = tiles * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
+                           wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK,
+                           boxes = tiles * GEMM_TILE_WGMMA_CONSUMERS * (uint64_t)(8 * out / 4),
+                           stores = tiles * GEMM_TILE_WGMMA_CONSUMERS * 4 * 64;
+            EXPECT_EQ(nsites, GEMM_TILE_WGMMA_SITES, "wgmma sites");
+            EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == ktiles * slabs &&
+                       s[GEMM_TILE_SITE_TMA_B].requests == ktiles * slabs &&
+                       s[GEMM_TILE_SITE_TMA_A].wavefronts ==
+                           ktiles * GEMM_TILE_WGMMA_A_BYTES / 128 &&
+                       s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * GEMM_TILE_WGMMA_B_BYTES / 128,
+                   "%s: TMA boxes and lines", names[v]);
+            EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == wgmma &&
+                       s[GEMM_TILE_SITE_WGMMA_A].wavefronts == 16 * wgmma &&
+                       s[GEMM_TILE_SITE_WGMMA_A].ideal == 16 * wgmma &&
+                       s[GEMM_TILE_SITE_WGMMA_B].wavefronts == 64 * wgmma &&
+                       s[GEMM_TILE_SITE_WGMMA_B].ideal == 64 * wgmma &&
+                       s[GEMM_TILE_SITE_WGMMA_B].worst == 64,
+                   "%s: wgmma reads one wavefront a core matrix (A %llu, B %llu for %llu wgmma)",
+                   names[v], (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].wavefronts,
+                   (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts,
+                   (unsigned long long)wgmma);
+            /* fp32: 8-byte stores, served a half-warp (4 rows) at a time, and
+             * rows r, r ^ 1 hold the same 32 bytes of the swizzle: 4 of 2 */
+            const uint64_t per_store = out == 4 ? 4 : 1, ideal = out == 4 ? 2 : 1;
+            EXPECT(s[GEMM_TILE_SITE_C_STAGE].requests == stores &&
+                       s[GEMM_TILE_SITE_C_STAGE].wavefronts == per_store * stores &&
+                       s[GEMM_TILE_SITE_C_STAGE].ideal == ideal * stores &&
+                       s[GEMM_TILE_SITE_C_STAGE].access.bytes == 2 * out &&
+                       s[GEMM_TILE_SITE_C_TMA].requests == boxes,
+                   "%s, %d-byte C: %llu staging stores (%llu wavefronts), %llu TMA stores",
+                   names[v], out, (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].requests,
+                   (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].wavefronts,
+                   (unsigned long long)s[GEMM_TILE_SITE_C_TMA].requests);
+            const struct bf_launch_ways w = bf_sites_ways(s, nsites);
+            EXPECT(w.ld == 1.0 && w.st == (out == 4 ? 2.0 : 1.0) && w.ld_wavefronts == 80 * wgmma,
+                   "%s: ld ways %.2f (gmma), st %.2f (staging; TMA is in no LSU class)", names[v],
+                   w.ld, w.st);
+            /* n = 601: rows of C not a multiple of 16 bytes apart: no staging */
+            gemm_tile_model_launch(var, m, 601, k, out, &bf_rules_sm90, s);
+            EXPECT(s[GEMM_TILE_SITE_C_STAGE].requests == 0 && s[GEMM_TILE_SITE_C_TMA].requests == 0,
+                   "%s: n = 601 stores directly", names[v]);
+            gemm_tile_model_launch(var, 8, 8, 12, out, &bf_rules_sm90, s);
+            EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == 0 && s[GEMM_TILE_SITE_TMA_A].requests == 0,
+                   "%s: k = 12 refused, no requests", names[v]);
+        }
+    /* The staging stores into plain 128-byte rows instead (no swizzle): 8
+     * rows of one place: 8 of 8 bytes in the same 8 banks, 8 wavefronts of
+     * 2; the swizzled buffer's, 4 (half-warps: rows 0 and 1 share their 32
+     * bytes' banks). */
+    uint32_t addr[BF_WARP];
+    struct bf_wavefronts plain, swizzled;
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = 128u * (uint32_t)(l / 4) + 8u * (uint32_t)(l % 4);
+    bf_bank_wavefronts(&bf_rules_sm90, bf_st(8), addr, ~0u, &plain);
+    for (int l = 0; l < BF_WARP; ++l)
+        addr[l] = gemm_tile_wgmma_c_offset(l / 4, 8u * (uint32_t)(l % 4));
+    bf_bank_wavefronts(&bf_rules_sm90, bf_st(8), addr, ~0u, &swizzled);
+    EXPECT(plain.wavefronts == 8 && swizzled.wavefronts == 4 && swizzled.ideal == 2,
+           "staging fp32 pairs: plain rows %d wavefronts, swizzled %d", plain.wavefronts,
+           swizzled.wavefronts);
     /* The same reads from a tile laid out row-major (128-byte rows, no
      * swizzle), which wgmma cannot be told to read: 8 rows of one chunk in
      * 4 banks, 8 wavefronts a core matrix, as ldmatrix in `rowmajor`. */
     struct bf_site s = bf_site_new("row-major core matrices", bf_wgmma());
-    uint32_t addr[16];
+    uint32_t rows[16];
     for (int r = 0; r < 16; ++r)
-        addr[r] = gemm_tile_chunk_offset(GEMM_TILE_ROWMAJOR, r % 8, r / 8);
-    bf_site_add_matrices(&s, &bf_rules_sm90, addr, 2);
+        rows[r] = gemm_tile_chunk_offset(GEMM_TILE_ROWMAJOR, r % 8, r / 8);
+    bf_site_add_matrices(&s, &bf_rules_sm90, rows, 2);
     EXPECT(s.requests == 1 && s.wavefronts == 16 && s.ideal == 2,
            "two row-major core matrices: 16 wavefronts of 2");
 }
 
-/* The persistent grid: blocks b, b + grid, ... take every tile once. */
+/* The persistent grid: cluster c takes cluster tiles c, c + clusters, ...;
+ * its blocks take the tiles of their rank; every tile of C once, the others
+ * (past m, when the tile rows do not divide by CLUSTER) past m. */
 static void test_wgmma_order(void)
 {
-    static unsigned char seen[40 * 40];
+    static unsigned char seen[41 * 40];
     const int64_t shapes[][2] = {{1, 1}, {3, 40}, {40, 3}, {17, 33}, {40, 40}};
     for (int i = 0; i < 5; ++i) {
-        const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1];
-        for (int64_t grid = 1; grid <= 132; grid += 131) {
+        const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1],
+                      cluster_tiles = gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n);
+        for (int64_t clusters = 1; clusters <= 66; clusters += 65) {
             memset(seen, 0, sizeof seen);
             int64_t bad = 0, taken = 0;
-            for (int64_t block = 0; block < grid; ++block)
-                for (int64_t t = block; t < tiles_m * tiles_n; t += grid, ++taken) {
-                    int64_t tm, tn;
-                    gemm_tile_wgmma_tile(t, tiles_m, tiles_n, &tm, &tn);
-                    bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
-                           seen[tm * tiles_n + tn]++;
-                }
+            for (int64_t cluster = 0; cluster < clusters; ++cluster)
+                for (int64_t t = cluster; t < cluster_tiles; t += clusters)
+                    for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank) {
+                        int64_t tm, tn;
+                        gemm_tile_wgmma_tile(t, rank, tiles_m, tiles_n, &tm, &tn);
+                        if (tm >= tiles_m && tm < tiles_m + GEMM_TILE_WGMMA_CLUSTER - 1)
+                            continue; /* past m: reads zeros, stores nothing */
+                        ++taken;
+                        bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
+                               seen[tm * tiles_n + tn]++;
+                    }
             EXPECT(bad == 0 && taken == tiles_m * tiles_n,
-                   "%lld x %lld tiles, grid %lld: %lld off the grid or repeated",
-                   (long long)tiles_m, (long long)tiles_n, (long long)grid, (long long)bad);
+                   "%lld x %lld tiles, %lld clusters: %lld off the grid or repeated",
+                   (long long)tiles_m, (long long)tiles_n, (long long)clusters, (long long)bad);
         }
     }
 }
 
-/* What gemm_tile_wgmma.cu does, on the CPU: for each block's tiles, TMA's
- * boxes land at gemm_tile_wgmma_offset (zeros past the edges of A and B);
- * each consumer's wgmma reads A and B through the kernel's descriptors
+/* What gemm_tile_wgmma.cu does, on the CPU, a cluster at a time: each
+ * block's TMA boxes land at gemm_tile_wgmma_offset, its A in its own shared
+ * memory and its share of B in every block's (zeros past the edges of A and
+ * B); each consumer's wgmma reads A and B through the kernel's descriptors
  * (gemm_tile_wgmma_read, the PTX ISA's canonical layouts) into thread t's
  * accumulators d[4 j + e] (row 16 (t / 32) + (t % 32) / 4 + 8 (e / 2),
- * column 8 j + 2 (t % 4) + e % 2); the epilogue stores them as the kernel
- * does. */
-static void emu_wgmma_tile(enum gemm_tile_variant v, const struct emulated *e, uint8_t *smem,
-                           int64_t tile_m, int64_t tile_n, float *c)
+ * column 8 j + 2 (t % 4) + e % 2); the epilogue writes them into the
+ * staging buffer at gemm_tile_wgmma_c_offset, box by box, and TMA's store
+ * copies each box to C, clipped at its edges. If a layout, a descriptor,
+ * the fragment order, the cluster's share of B or the staging were wrong,
+ * C would be. */
+static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e, uint8_t *smem[],
+                              const int64_t tile_m[], int64_t tile_n, float *c)
 {
-    static float acc[GEMM_TILE_WGMMA_CONSUMERS][128][128];
+    static float acc[GEMM_TILE_WGMMA_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
     memset(acc, 0, sizeof acc);
-    const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM, col0 = tile_n * GEMM_TILE_WGMMA_BN;
     for (int64_t kt = 0; kt < gemm_tile_wgmma_tiles_k(e->k); ++kt) {
         const int stage = (int)(kt % GEMM_TILE_WGMMA_STAGES);
-        for (int operand = 0; operand < 2; ++operand) { /* TMA */
-            const int rows = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BM;
-            const uint32_t tile =
-                operand ? gemm_tile_wgmma_b_base(stage) : gemm_tile_wgmma_a_base(stage);
-            const int64_t first = operand ? col0 : row0, limit = operand ? e->n : e->m;
-            const uint16_t *src = operand ? e->b : e->a;
-            for (int r = 0; r < rows; ++r)
-                for (int ch = 0; ch < 8; ++ch)
-                    for (int x = 0; x < 8; ++x) {
-                        const int64_t gr = first + r, gk = kt * 64 + 8 * ch + x;
-                        const uint16_t h = gr < limit && gk < e->k ? src[gr * e->k + gk] : 0;
-                        memcpy(smem + tile + gemm_tile_wgmma_offset(v, rows, r, ch) + 2 * x, &h, 2);
-                    }
-        }
-        for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
-            for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
-                const uint64_t da = gemm_tile_wgmma_desc(v, GEMM_TILE_WGMMA_BM,
-                                                         gemm_tile_wgmma_a_base(stage) +
-                                                             gemm_tile_wgmma_step_offset(
-                                                                 v, GEMM_TILE_WGMMA_BM,
-                                                                 GEMM_TILE_WGMMA_M * consumer, kk)),
-                               db = gemm_tile_wgmma_desc(
-                                   v, GEMM_TILE_WGMMA_BN,
-                                   gemm_tile_wgmma_b_base(stage) +
-                                       gemm_tile_wgmma_step_offset(v, GEMM_TILE_WGMMA_BN, 0, kk));
-                static float am[64][16], bm[256][16];
-                for (int r = 0; r < 64; ++r)
-                    for (int p = 0; p < 16; ++p) {
-                        uint16_t h;
-                        memcpy(&h, smem + gemm_tile_wgmma_read(da, r, p / 8) + 2 * (p % 8), 2);
-                        am[r][p] = half_f(h);
-                    }
-                for (int r = 0; r < 256; ++r)
-                    for (int p = 0; p < 16; ++p) {
-                        uint16_t h;
-                        memcpy(&h, smem + gemm_tile_wgmma_read(db, r, p / 8) + 2 * (p % 8), 2);
-                        bm[r][p] = half_f(h);
-                    }
-                for (int t = 0; t < 128; ++t)
-                    for (int i = 0; i < 128; ++i) {
-                        const int row = 16 * (t / 32) + t % 32 / 4 + 8 * (i % 4 / 2),
-                                  col = 8 * (i / 4) + 2 * (t % 4) + i % 2;
-                        float sum = 0;
-                        for (int p = 0; p < 16; ++p)
-                            sum += am[row][p] * bm[col][p];
-                        acc[consumer][t][i] += sum;
-                    }
+        for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank) /* the producers' TMA */
+            for (int operand = 0; operand < 2; ++operand) {
+                const int rows = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BM,
+                          first = operand ? GEMM_TILE_WGMMA_B_BOX_ROWS * rank : 0,
+                          count = operand ? GEMM_TILE_WGMMA_B_BOX_ROWS : GEMM_TILE_WGMMA_BM;
+                const uint32_t tile =
+                    operand ? gemm_tile_wgmma_b_base(stage) : gemm_tile_wgmma_a_base(stage);
+                const int64_t row0 =
+                    operand ? tile_n * GEMM_TILE_WGMMA_BN : tile_m[rank] * GEMM_TILE_WGMMA_BM;
+                const int64_t limit = operand ? e->n : e->m;
+                const uint16_t *src = operand ? e->b : e->a;
+                for (int r = first; r < first + count; ++r)
+                    for (int ch = 0; ch < 8; ++ch)
+                        for (int x = 0; x < 8; ++x) {
+                            const int64_t gr = row0 + r, gk = kt * 64 + 8 * ch + x;
+                            const uint16_t h = gr < limit && gk < e->k ? src[gr * e->k + gk] : 0;
+                            for (int to = 0; to < GEMM_TILE_WGMMA_CLUSTER; ++to)
+                                if (operand || to == rank)
+                                    memcpy(smem[to] + tile +
+                                               gemm_tile_wgmma_offset(v, rows, r, ch) + 2 * x,
+                                           &h, 2);
+                        }
             }
-    }
-    for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
-        for (int t = 0; t < 128; ++t) { /* as consume()'s epilogue */
-            const int64_t row = row0 + GEMM_TILE_WGMMA_M * consumer + 16 * (t / 32) + t % 32 / 4,
-                          col = col0 + 2 * (t % 4);
-            for (int j = 0; j < 32; ++j)
-                for (int i = 0; i < 4; ++i) {
-                    const int64_t r = row + 8 * (i / 2), cc = col + 8 * j + i % 2;
-                    if (r < e->m && cc < e->n)
-                        c[r * e->n + cc] = acc[consumer][t][4 * j + i];
+        for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
+            for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+                for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
+                    const uint64_t da = gemm_tile_wgmma_desc(
+                                       v, GEMM_TILE_WGMMA_BM,
+                                       gemm_tile_wgmma_a_base(stage) +
+                                           gemm_tile_wgmma_step_offset(v, GEMM_TILE_WGMMA_BM,
+                                                                       GEMM_TILE_WGMMA_M * consumer,
+                                                                       kk)),
+                                   db = gemm_tile_wgmma_desc(v, GEMM_TILE_WGMMA_BN,
+                                                             gemm_tile_wgmma_b_base(stage) +
+                                                                 gemm_tile_wgmma_step_offset(
+                                                                     v, GEMM_TILE_WGMMA_BN, 0, kk));
+                    static float am[64][16], bm[256][16];
+                    for (int r = 0; r < 64; ++r)
+                        for (int p = 0; p < 16; ++p) {
+                            uint16_t h;
+                            memcpy(&h,
+                                   smem[rank] + gemm_tile_wgmma_read(da, r, p / 8) + 2 * (p % 8),
+                                   2);
+                            am[r][p] = half_f(h);
+                        }
+                    for (int r = 0; r < 256; ++r)
+                        for (int p = 0; p < 16; ++p) {
+                            uint16_t h;
+                            memcpy(&h,
+                                   smem[rank] + gemm_tile_wgmma_read(db, r, p / 8) + 2 * (p % 8),
+                                   2);
+                            bm[r][p] = half_f(h);
+                        }
+                    for (int t = 0; t < 128; ++t)
+                        for (int i = 0; i < 128; ++i) {
+                            const int row = 16 * (t / 32) + t % 32 / 4 + 8 * (i % 4 / 2),
+                                      col = 8 * (i / 4) + 2 * (t % 4) + i % 2;
+                            float sum = 0;
+                            for (int p = 0; p < 16; ++p)
+                                sum += am[row][p] * bm[col][p];
+                            acc[rank][consumer][t][i] += sum;
+                        }
                 }
-        }
+    }
+    for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
+        for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+            for (int box = 0; box < 8; ++box) { /* as store_staged(), fp32 */
+                const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
+                for (int t = 0; t < 128; ++t)
+                    for (int j = 0; j < 4; ++j)
+                        for (int i = 0; i < 4; ++i) {
+                            const int row = 16 * (t / 32) + t % 32 / 4 + 8 * (i / 2);
+                            const uint32_t at =
+                                8u * (uint32_t)(t % 4) + 32u * (uint32_t)j + 4u * (uint32_t)(i % 2);
+                            memcpy(smem[rank] + buffer + gemm_tile_wgmma_c_offset(row, at),
+                                   &acc[rank][consumer][t][4 * (4 * box + j) + i], 4);
+                        }
+                const int64_t row0 =
+                                  tile_m[rank] * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
+                              col0 = tile_n * GEMM_TILE_WGMMA_BN + 32 * box;
+                for (int r = 0; r < 64; ++r) /* TMA's store of the box, clipped */
+                    for (int x = 0; x < 32; ++x)
+                        if (row0 + r < e->m && col0 + x < e->n)
+                            memcpy(&c[(row0 + r) * e->n + col0 + x],
+                                   smem[rank] + buffer +
+                                       gemm_tile_wgmma_c_offset(r, 4u * (uint32_t)x),
+                                   4);
+            }
 }
 
-/* 130 x 300 x 200 (edge tiles along M and N, a partial K tile) on a grid of
- * 3 blocks, so that blocks take two tiles. */
+/* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows,
+ * a partial K tile) on 2 clusters, so that clusters take two cluster tiles. */
 static void test_wgmma_emulated(void)
 {
-    const int64_t m = 130, n = 300, k = 200, grid = 3;
-    static uint16_t a[130 * 200], b[300 * 200];
-    static float c[130 * 300];
-    static double want[130 * 300];
-    static uint8_t smem[GEMM_TILE_WGMMA_BARRIERS];
+    const int64_t m = 300, n = 300, k = 200, clusters = 2;
+    static uint16_t a[300 * 200], b[300 * 200];
+    static float c[300 * 300];
+    static double want[300 * 300];
+    static uint8_t memory[GEMM_TILE_WGMMA_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
+    uint8_t *smem[GEMM_TILE_WGMMA_CLUSTER];
+    for (int r = 0; r < GEMM_TILE_WGMMA_CLUSTER; ++r)
+        smem[r] = memory[r];
     for (int64_t i = 0; i < m * k; ++i)
         a[i] = gemm_tile_ref_random_half(21, (uint64_t)i);
     for (int64_t i = 0; i < n * k; ++i)
@@ -811,11 +897,13 @@ static void test_wgmma_emulated(void)
         for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
             c[i] = NAN;
         const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m), tiles_n = gemm_tile_wgmma_tiles_n(n);
-        for (int64_t block = 0; block < grid; ++block)
-            for (int64_t t = block; t < tiles_m * tiles_n; t += grid) {
-                int64_t tm, tn;
-                gemm_tile_wgmma_tile(t, tiles_m, tiles_n, &tm, &tn);
-                emu_wgmma_tile((enum gemm_tile_variant)v, &e, smem, tm, tn, c);
+        for (int64_t cluster = 0; cluster < clusters; ++cluster)
+            for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n);
+                 t += clusters) {
+                int64_t tm[GEMM_TILE_WGMMA_CLUSTER], tn = 0;
+                for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
+                    gemm_tile_wgmma_tile(t, rank, tiles_m, tiles_n, &tm[rank], &tn);
+                emu_wgmma_cluster((enum gemm_tile_variant)v, &e, smem, tm, tn, c);
             }
         const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
         EXPECT(err < 1e-6, "%s: the emulated wgmma kernel's C is off the reference: relative L2 %g",

@@ -218,8 +218,9 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     bf_table_init(&t, o->lanes ? lane_cols : o->sites ? site_cols : launch_cols);
     bf_table_meta(&t, "model",
                   "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
-                  "time, 16 B loads %d, 16 B stores %d, ldmatrix and wgmma 8; a GPU of %d SMs",
-                  rules->name, rules->banks, rules->bank_bytes, rules->part_lanes,
+                  "time, 8 B stores %d, 16 B loads %d, 16 B stores %d, ldmatrix and wgmma 8; a "
+                  "GPU of %d SMs",
+                  rules->name, rules->banks, rules->bank_bytes, rules->part_lanes, rules->st8_lanes,
                   rules->ld16_lanes, rules->st16_lanes, rules->sms);
     bf_table_meta(&t, "ways",
                   o->sites ? "wavefronts / ideal (ldc, a constant-cache load: distinct "

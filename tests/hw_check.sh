@@ -10,7 +10,9 @@
 # ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
 # _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts (exactly
 # where every copy is aligned, else at least the ideal and within 10% of the
-# model: docs/bank-rules.md, "cp.async"); ldc
+# model: docs/bank-rules.md, "cp.async"), gmma (wgmma's reads) to _op_gmma,
+# tma (TMA's boxes, which no wavefront counter sees) by instructions to
+# sm__sass_inst_executed_op_tma; ldc
 # (constant-cache loads, not shared memory) to none: not checked here. The pipe
 # counters of ld, st and atom are printed beside them: they also book the data
 # banks' arbitration with other L1 traffic, and run a few percent over once
@@ -42,6 +44,14 @@ case $sms in
 '' | *[!0-9]*) echo "FAIL: bankfree device gave no SM count:" && echo "$facts" && exit 1 ;;
 esac
 
+# A variant this GPU or build cannot run (bankfree list says why) is skipped.
+case $filter in
+*/*)
+    available=$("$bankfree" list "$filter" --format csv 2>/dev/null | awk -F, 'NR == 2 { print $NF }')
+    case $available in no:*) skip "$filter: ${available#no: }" ;; esac
+    ;;
+esac
+
 # Model CSV: family,type,size,variant,site,op,bytes,requests,wavefronts,...
 # A row whose type reads "f32/i32" stands for both, and `test` runs both.
 sizes_opt="--sizes hw"
@@ -50,23 +60,34 @@ sizes_opt="--sizes hw"
 model=$("$bankfree" model "$filter" $sizes_opt $type_opt --seed "$seed" --sms "$sms" \
     --format csv 2>/dev/null) || exit 1
 # ncu's counter for each of the model's ops: ld, st, atom (the model's red),
-# and, where the model has them, ldsm (ldmatrix) and ldgsts (cp.async), whose
-# SASS counters alone are read (the pipe books ldmatrix under _op_ld).
+# and, where the model has them, ldsm (ldmatrix), ldgsts (cp.async) and gmma
+# (wgmma's operand reads; its SASS counter is per SM, sm__), whose SASS
+# counters alone are read but gmma's (the pipe books ldmatrix under _op_ld).
+# tma (TMA's boxes: no LSU wavefront counts them) is held by its requests to
+# the TMA instructions executed, loads and stores.
 ops=$(echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u)
 counters="ld st atom"
 metrics="${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_st.sum,${pipe}_atom.sum"
+tma_inst=sm__sass_inst_executed_op_tma.sum
 for op in $ops; do
     case $op in
     ld | st | red) ;;
     ldc) ;; # the constant cache: no shared-memory counter to hold it to
     ldmatrix) counters="$counters ldsm" metrics="$metrics,${sass}_ldsm.sum" ;;
     ldgsts) counters="$counters ldgsts" metrics="$metrics,${sass}_ldgsts.sum" ;;
+    gmma) counters="$counters gmma" metrics="$metrics,sm${sass#smsp}_gmma.sum,${pipe}_gmma.sum" ;;
+    tma) counters="$counters tma" metrics="$metrics,$tma_inst" ;;
     *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld, st," \
-        "red, ldmatrix and ldgsts only: add the counter for $op (docs/bank-rules.md)" && exit 1 ;;
+        "red, ldmatrix, ldgsts, gmma and tma only: add the counter for $op" \
+        "(docs/bank-rules.md)" && exit 1 ;;
     esac
 done
 model_op() { # ncu's counter -> the model's op
     case $1 in atom) echo red ;; ldsm) echo ldmatrix ;; *) echo "$1" ;; esac
+}
+sass_metric() { # ncu's counter -> its SASS metric
+    case $1 in gmma) echo "sm${sass#smsp}_gmma.sum" ;; tma) echo "$tma_inst" ;;
+    *) echo "${sass}_$1.sum" ;; esac
 }
 want() { # model-csv size op [column: 9 wavefronts (default), 10 ideal]
     echo "$1" | awk -F, -v size="$2" -v op="$3" -v col="${4:-9}" \
@@ -100,7 +121,10 @@ check_run() { # size type-options model-csv exact|sampled label
     fi
     line="$filter $1$5:"
     for op in $counters; do
-        m=$(want "$3" "$1" "$(model_op "$op")") s=$(got "${sass}_$op.sum") p=$(got "${pipe}_$op.sum")
+        column=9 # wavefronts; TMA: its requests (instructions)
+        [ "$op" = tma ] && column=8
+        m=$(want "$3" "$1" "$(model_op "$op")" $column) s=$(got "$(sass_metric "$op")")
+        p=$(got "${pipe}_$op.sum")
         [ "$s" = none ] && s=0 # no launch of the family's kernels: no wavefronts
         [ "$p" = none ] && p=0
         verdict="="
@@ -122,8 +146,10 @@ check_run() { # size type-options model-csv exact|sampled label
         fi
         [ "$verdict" = "!=" ] && failed=1
         beside="pipe $p, $(excess "$p" "$m")"
-        case $op in ldsm | ldgsts) beside="pipe not read" ;; esac
-        line="$line shared-$op wavefronts ncu SASS $s $verdict model $m ($beside);"
+        case $op in ldsm | ldgsts | tma) beside="pipe not read" ;; esac
+        what="shared-$op wavefronts ncu SASS"
+        [ "$op" = tma ] && what="TMA instructions ncu SASS"
+        line="$line $what $s $verdict model $m ($beside);"
     done
     echo "$line"
 }

@@ -133,6 +133,20 @@ static void test_h100_stores_and_reductions(void)
     EXPECT_EQ(strided(h, bf_st(8), 8), 2, "st 8B contiguous");
     EXPECT_EQ(strided(h, bf_st(8), 16), 4, "st 8B stride 16 B");
     EXPECT_EQ(strided(h, bf_st(8), 128), 32, "st 8B stride 128 B");
+    /* 8-byte stores are served a half-warp at a time (loads a whole warp):
+     * each half-warp its own address costs 2, and the GEMM epilogue's pairs
+     * (rows l / 4, 32 bytes a row at the 128-byte swizzle's chunks 2j ^ row,
+     * 2j + 1 ^ row) 4 where one part would give 2 (gemm_tile/probes/wgmma.cu;
+     * hw.gemm_tile.wgmma_*). */
+    expect_wavefronts(bf_st(8), half_warp_address, 2, "st 8B each half-warp its own address");
+    uint32_t pairs[BF_WARP];
+    for (int l = 0; l < BF_WARP; ++l)
+        pairs[l] = 128u * (uint32_t)(l / 4) + 16u * ((uint32_t)(l % 4 / 2) ^ (uint32_t)(l / 4)) +
+                   8u * (uint32_t)(l % 2);
+    struct bf_wavefronts w;
+    bf_bank_wavefronts(h, bf_st(8), pairs, ~0u, &w);
+    EXPECT(w.wavefronts == 4 && w.ideal == 2, "st 8B swizzled pairs: %d of %d", w.wavefronts,
+           w.ideal);
     EXPECT_EQ(strided(h, bf_st(16), 16), 4, "st 16B contiguous");
     EXPECT_EQ(strided(h, bf_st(16), 32), 8, "st 16B stride 32 B");
     EXPECT_EQ(strided(h, bf_st(16), 128), 32, "st 16B stride 128 B");

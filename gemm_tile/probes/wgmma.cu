@@ -2,9 +2,11 @@
  * mode, for the bank model: one block loads one stage (A: 64 rows, B: 256
  * rows, 64 of K) with the family's tensor maps, once, then one warpgroup
  * issues ITER x 4 wgmma.m64n256k16 on it, exactly as the kernel's consumers
- * (descriptors from gemm_tile_wgmma_layout.h). Under ncu (run_probes.sh),
- * a counter of wgmma's reads over the launch / (4 ITER) is one instruction's
- * cost; TMA's counters over the launch are one stage's. Compile with
+ * (descriptors from gemm_tile_wgmma_layout.h). Under ncu
+ * (probes/wgmma_look.sh), a counter of wgmma's reads over the launch / (4
+ * ITER) is one instruction's cost; TMA's counters over the launch are one
+ * stage's. Then the epilogue's 8-byte stores: one warp, ITER st.shared.v2 a
+ * pattern, SASS _op_st / ITER is one instruction's wavefronts. Compile with
  * -gencode=arch=compute_90a,code=sm_90a (this file includes
  * gemm_tile_wgmma.cu for its tensor maps). */
 #include <cstdio>
@@ -77,12 +79,42 @@ __global__ void __launch_bounds__(128, 1)
     sink[threadIdx.x] = sum;
 }
 
+/* 8-byte stores, lane l: 0 "lanes 0-15 one address, 16-31 the next" (1 if
+ * the warp is one part, 2 if half-warps); 1 the epilogue's fp32 pairs in
+ * the 128-byte-swizzled buffer (2 as one part, 4 as half-warps); 2 the same
+ * pairs in plain 128-byte rows (8 either way); 3 256 contiguous bytes (2). */
+__device__ uint32_t store_at(int pattern, int l)
+{
+    switch (pattern) {
+    case 0:
+        return 8u * (uint32_t)(l / 16);
+    case 1:
+        return gemm_tile_wgmma_c_offset(l / 4, 8u * (uint32_t)(l % 4));
+    case 2:
+        return 128u * (uint32_t)(l / 4) + 8u * (uint32_t)(l % 4);
+    default:
+        return 8u * (uint32_t)l;
+    }
+}
+
+__global__ void store_probe(int pattern, float *sink)
+{
+    __shared__ __align__(1024) float buffer[GEMM_TILE_WGMMA_C_BYTES / 4];
+    const uint32_t at = (uint32_t)__cvta_generic_to_shared(buffer) + store_at(pattern, threadIdx.x);
+    for (int it = 0; it < ITER; ++it)
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"((float)it),
+                     "f"((float)threadIdx.x)
+                     : "memory");
+    __syncthreads();
+    sink[threadIdx.x] = buffer[threadIdx.x];
+}
+
 template <int V> static void probe(const uint16_t *d_a, const uint16_t *d_b, float *sink)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     CUtensorMap map_a, map_b;
-    CHECK(make_map(&map_a, variant, d_a, GEMM_TILE_WGMMA_M, 64, GEMM_TILE_WGMMA_M));
-    CHECK(make_map(&map_b, variant, d_b, GEMM_TILE_WGMMA_BN, 64, GEMM_TILE_WGMMA_BN));
+    CHECK(make_operand_map(&map_a, variant, d_a, GEMM_TILE_WGMMA_M, 64, GEMM_TILE_WGMMA_M));
+    CHECK(make_operand_map(&map_b, variant, d_b, GEMM_TILE_WGMMA_BN, 64, GEMM_TILE_WGMMA_BN));
     const int bytes = (GEMM_TILE_WGMMA_M + GEMM_TILE_WGMMA_BN) * 128 + 8 + 1024;
     CHECK(cudaFuncSetAttribute(wgmma_probe<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     wgmma_probe<V><<<1, 128, bytes>>>(map_a, map_b, sink);
@@ -114,5 +146,11 @@ int main(void)
     probe<GEMM_TILE_WGMMA_SW32>(d_a, d_b, sink);
     probe<GEMM_TILE_WGMMA_SW64>(d_a, d_b, sink);
     probe<GEMM_TILE_WGMMA_SW128>(d_a, d_b, sink);
+    for (int pattern = 0; pattern < 4; ++pattern) {
+        store_probe<<<1, 32>>>(pattern, sink);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        printf("store pattern %d: ITER %d st.shared.v2 of one warp\n", pattern, ITER);
+    }
     return 0;
 }
