@@ -140,16 +140,18 @@ void gemm_tile_model_wgmma_epilogue(int out_bytes, const struct bf_bank_rules *r
         for (int box = 0; box < 32 / tiles; ++box) { /* as store_staged() */
             const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
             for (int warp = 0; warp < 4; ++warp)
-                for (int j = 0; j < tiles; ++j)
-                    for (int half = 0; half < 2; ++half) {
-                        for (int lane = 0; lane < BF_WARP; ++lane) {
-                            const int t = 32 * warp + lane, row = 16 * warp + lane / 4 + 8 * half;
-                            const uint32_t at = 2u * (uint32_t)out_bytes * (uint32_t)(t % 4) +
-                                                8u * (uint32_t)out_bytes * (uint32_t)j;
-                            addr[lane] = buffer + gemm_tile_wgmma_c_offset(row, at);
-                        }
-                        bf_site_add(&sites[GEMM_TILE_SITE_C_STAGE], rules, addr, ~0u);
+                for (int step = 0; step < 2 * tiles; ++step) {
+                    for (int lane = 0; lane < BF_WARP; ++lane) {
+                        const int t = 32 * warp + lane, row = 16 * warp + lane / 4;
+                        int j = step / 2, half = step % 2; /* fp16: in order */
+                        if (out_bytes == 4)
+                            gemm_tile_wgmma_c_pair(step, row % 2, &j, &half);
+                        const uint32_t at = 2u * (uint32_t)out_bytes * (uint32_t)(t % 4) +
+                                            8u * (uint32_t)out_bytes * (uint32_t)j;
+                        addr[lane] = buffer + gemm_tile_wgmma_c_offset(row + 8 * half, at);
                     }
+                    bf_site_add(&sites[GEMM_TILE_SITE_C_STAGE], rules, addr, ~0u);
+                }
             bf_site_add_tma(&sites[GEMM_TILE_SITE_C_TMA], GEMM_TILE_WGMMA_C_BYTES);
         }
 }

@@ -187,7 +187,7 @@ store_staged(const float (&acc)[128], const CUtensorMap *map_c, uint32_t smem, i
              int64_t row0, int64_t col0, int thread)
 {
     constexpr int tiles = 128 / (8 * (int)sizeof(Out)); /* n8 tiles a box: 4 fp32, 8 fp16 */
-    const int row = 16 * (thread / 32) + thread % 32 / 4;
+    const int row = 16 * (thread / 32) + thread % 32 / 4, odd = row % 2;
     const uint32_t byte = 2u * sizeof(Out) * (uint32_t)(thread % 4);
 #pragma unroll
     for (int box = 0; box < 32 / tiles; ++box) {
@@ -195,18 +195,27 @@ store_staged(const float (&acc)[128], const CUtensorMap *map_c, uint32_t smem, i
         if (thread == 0)
             bulk_wait_read<1>(); /* the store two boxes ago has read this buffer */
         named_barrier(1 + consumer, 128);
+        if constexpr (sizeof(Out) == 4) {
 #pragma unroll
-        for (int j = 0; j < tiles; ++j) {
-            const float *d = &acc[4 * (box * tiles + j)];
-            const uint32_t at = byte + 8u * sizeof(Out) * (uint32_t)j;
-            if (sizeof(Out) == 4) {
+            for (int step = 0; step < 2 * tiles; ++step) {
+                int j, half; /* this thread's; the even rows' are step / 2, step % 2 */
+                gemm_tile_wgmma_c_pair(step, odd, &j, &half);
+                const int j0 = step / 2, j1 = step / 2 ^ 2, e0 = 2 * (step % 2),
+                          e1 = 2 * (step % 2 ^ 1); /* both choices, from registers */
+                const float x = odd ? acc[4 * (box * tiles + j1) + e1]
+                                    : acc[4 * (box * tiles + j0) + e0],
+                            y = odd ? acc[4 * (box * tiles + j1) + e1 + 1]
+                                    : acc[4 * (box * tiles + j0) + e0 + 1];
                 asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(
-                                 buffer + gemm_tile_wgmma_c_offset(row, at)),
-                             "f"(d[0]), "f"(d[1]));
-                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(
-                                 buffer + gemm_tile_wgmma_c_offset(row + 8, at)),
-                             "f"(d[2]), "f"(d[3]));
-            } else {
+                                 buffer + gemm_tile_wgmma_c_offset(row + 8 * half,
+                                                                   byte + 32u * (uint32_t)j)),
+                             "f"(x), "f"(y));
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < tiles; ++j) {
+                const float *d = &acc[4 * (box * tiles + j)];
+                const uint32_t at = byte + 16u * (uint32_t)j;
                 asm volatile(
                     "st.shared.b32 [%0], %1;\n" ::"r"(buffer + gemm_tile_wgmma_c_offset(row, at)),
                     "r"(pack_pair(d[0], d[1])));

@@ -114,15 +114,34 @@ static BF_HD uint32_t gemm_tile_wgmma_b_base(int stage)
 
 /* Each consumer writes its 64 x 256 of C 128 bytes of a row at a time (32
  * fp32 or 64 fp16 columns: one TMA box) into one of its two buffers, and
- * TMA stores the box while it writes the next. A warp's store puts 8 rows x
- * 32 bytes (fp32 pairs) or 8 rows x 16 bytes (fp16 pairs) at one place in
- * each row: in plain 128-byte rows that is 8 rows on the same banks, 4- or
- * 8-way. The buffer takes the 128-byte swizzle (TMA's store reads it so),
- * which spreads the 8 rows over all 32 banks: the ideal 2 or 1 wavefronts.
+ * TMA stores the box while it writes the next. Thread t holds pairs of
+ * neighbours in rows r = t / 4 % 8 + 16 (t / 32) and r + 8, one pair an n8
+ * tile. In plain 128-byte rows a warp's store (8 rows, 4 lanes a row, the
+ * same place in each) would put 8 rows on the same banks: 8-way. The
+ * buffer takes the 128-byte swizzle, which TMA's store reads, and which
+ * moves the 8 rows' 16-byte chunks apart: fp16 pairs (4 bytes, 16 a row)
+ * then fill 32 banks once, 1 wavefront. fp32 pairs are 8-byte stores, which
+ * the H100 serves a half-warp (4 rows) at a time, and the swizzle keeps
+ * rows r and r ^ 1 on the same 32 bytes of banks: 2-way. So in an fp32
+ * box, store `step` (0..7) of a thread in an odd row r writes its other
+ * row and another tile than the even rows' (gemm_tile_wgmma_c_pair):
+ * 4 rows of a half-warp, 4 different 32 bytes of banks, the ideal 2
+ * wavefronts a store.
+ *
  * The byte offset of byte `byte` (0..127) of row `row` in a buffer: */
 static BF_HD uint32_t gemm_tile_wgmma_c_offset(int row, uint32_t byte)
 {
     return bf_swizzle(3, 4, 3, (uint32_t)row * 128u + byte);
+}
+/* Which pair an fp32 thread of row parity `odd` stores at its store `step`
+ * (0..7) of a box: tile (n8 tile of the box, 0..3) and half (0: row r, 1:
+ * r + 8). Even rows go in order; odd rows take the other half and the tile
+ * two away, which puts each half-warp's 4 rows on 4 different 32-byte
+ * pieces of the swizzled row. */
+static BF_HD void gemm_tile_wgmma_c_pair(int step, int odd, int *tile, int *half)
+{
+    *tile = step / 2 ^ 2 * odd;
+    *half = step % 2 ^ odd;
 }
 /* Where consumer `consumer`'s buffer `buffer` (0, 1) starts. */
 static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)

@@ -685,9 +685,9 @@ static void test_wgmma_model(void)
                    names[v], (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].wavefronts,
                    (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts,
                    (unsigned long long)wgmma);
-            /* fp32: 8-byte stores, served a half-warp (4 rows) at a time, and
-             * rows r, r ^ 1 hold the same 32 bytes of the swizzle: 4 of 2 */
-            const uint64_t per_store = out == 4 ? 4 : 1, ideal = out == 4 ? 2 : 1;
+            /* fp32: 8-byte stores, served a half-warp (4 rows) at a time: the
+             * odd rows' other order keeps them at 2, the ideal */
+            const uint64_t per_store = out == 4 ? 2 : 1, ideal = per_store;
             EXPECT(s[GEMM_TILE_SITE_C_STAGE].requests == stores &&
                        s[GEMM_TILE_SITE_C_STAGE].wavefronts == per_store * stores &&
                        s[GEMM_TILE_SITE_C_STAGE].ideal == ideal * stores &&
@@ -698,7 +698,7 @@ static void test_wgmma_model(void)
                    (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].wavefronts,
                    (unsigned long long)s[GEMM_TILE_SITE_C_TMA].requests);
             const struct bf_launch_ways w = bf_sites_ways(s, nsites);
-            EXPECT(w.ld == 1.0 && w.st == (out == 4 ? 2.0 : 1.0) && w.ld_wavefronts == 80 * wgmma,
+            EXPECT(w.ld == 1.0 && w.st == 1.0 && w.ld_wavefronts == 80 * wgmma,
                    "%s: ld ways %.2f (gmma), st %.2f (staging; TMA is in no LSU class)", names[v],
                    w.ld, w.st);
             /* n = 601: rows of C not a multiple of 16 bytes apart: no staging */
@@ -711,8 +711,9 @@ static void test_wgmma_model(void)
         }
     /* The staging stores into plain 128-byte rows instead (no swizzle): 8
      * rows of one place: 8 of 8 bytes in the same 8 banks, 8 wavefronts of
-     * 2; the swizzled buffer's, 4 (half-warps: rows 0 and 1 share their 32
-     * bytes' banks). */
+     * 2; the swizzled buffer, rows in order: 4 (half-warps: rows 0 and 1
+     * share their 32 bytes' banks); the kernel's order
+     * (gemm_tile_wgmma_c_pair): 2, every step, every pair once. */
     uint32_t addr[BF_WARP];
     struct bf_wavefronts plain, swizzled;
     for (int l = 0; l < BF_WARP; ++l)
@@ -722,8 +723,23 @@ static void test_wgmma_model(void)
         addr[l] = gemm_tile_wgmma_c_offset(l / 4, 8u * (uint32_t)(l % 4));
     bf_bank_wavefronts(&bf_rules_sm90, bf_st(8), addr, ~0u, &swizzled);
     EXPECT(plain.wavefronts == 8 && swizzled.wavefronts == 4 && swizzled.ideal == 2,
-           "staging fp32 pairs: plain rows %d wavefronts, swizzled %d", plain.wavefronts,
+           "staging fp32 pairs: plain rows %d wavefronts, swizzled in order %d", plain.wavefronts,
            swizzled.wavefronts);
+    int bad_steps = 0, covered = 0;
+    for (int step = 0; step < 8; ++step) {
+        for (int l = 0; l < BF_WARP; ++l) {
+            int j, half;
+            gemm_tile_wgmma_c_pair(step, l / 4 % 2, &j, &half);
+            addr[l] = gemm_tile_wgmma_c_offset(l / 4 + 8 * half,
+                                               8u * (uint32_t)(l % 4) + 32u * (uint32_t)j);
+            if (l < 8 && l % 4 == 0) /* rows 0 and 1: each (tile, half) once in 8 steps */
+                covered |= 1 << (8 * (l / 4) + 2 * j + half);
+        }
+        bf_bank_wavefronts(&bf_rules_sm90, bf_st(8), addr, ~0u, &swizzled);
+        bad_steps += swizzled.wavefronts != 2;
+    }
+    EXPECT(bad_steps == 0 && covered == 0xffff,
+           "the kernel's order: %d steps off 2 wavefronts, pairs covered %#x", bad_steps, covered);
     /* The same reads from a tile laid out row-major (128-byte rows, no
      * swizzle), which wgmma cannot be told to read: 8 rows of one chunk in
      * 4 banks, 8 wavefronts a core matrix, as ldmatrix in `rowmajor`. */
@@ -854,14 +870,18 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e
             for (int box = 0; box < 8; ++box) { /* as store_staged(), fp32 */
                 const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
                 for (int t = 0; t < 128; ++t)
-                    for (int j = 0; j < 4; ++j)
-                        for (int i = 0; i < 4; ++i) {
-                            const int row = 16 * (t / 32) + t % 32 / 4 + 8 * (i / 2);
+                    for (int step = 0; step < 8; ++step) {
+                        const int row = 16 * (t / 32) + t % 32 / 4;
+                        int j, half;
+                        gemm_tile_wgmma_c_pair(step, row % 2, &j, &half);
+                        for (int e = 0; e < 2; ++e) {
                             const uint32_t at =
-                                8u * (uint32_t)(t % 4) + 32u * (uint32_t)j + 4u * (uint32_t)(i % 2);
-                            memcpy(smem[rank] + buffer + gemm_tile_wgmma_c_offset(row, at),
-                                   &acc[rank][consumer][t][4 * (4 * box + j) + i], 4);
+                                8u * (uint32_t)(t % 4) + 32u * (uint32_t)j + 4u * (uint32_t)e;
+                            memcpy(smem[rank] + buffer +
+                                       gemm_tile_wgmma_c_offset(row + 8 * half, at),
+                                   &acc[rank][consumer][t][4 * (4 * box + j) + 2 * half + e], 4);
                         }
+                    }
                 const int64_t row0 =
                                   tile_m[rank] * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
                               col0 = tile_n * GEMM_TILE_WGMMA_BN + 32 * box;
