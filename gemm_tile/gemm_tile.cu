@@ -13,7 +13,8 @@
  * the next step's fragments read while this step multiplies, the copies
  * spread between the mma, and the grid walked in groups of tile rows.
  * Instruction forms: PTX ISA (NVIDIA), "cp.async", "ldmatrix", "mma.m16n8k16"
- * and its fragment layouts. */
+ * and its fragment layouts. The launchers at the end serve every variant of
+ * gemm_tile.h: the wgmma ones go to gemm_tile_wgmma.cu (sm_90a). */
 #include <limits.h>
 #include <stdint.h>
 

@@ -6,22 +6,28 @@
  * the tensor maps' boxes and the descriptors (gemm_tile_wgmma_layout.h).
  *
  * A block is 3 warpgroups and stays on its SM (a persistent grid, one block
- * an SM), taking 128 x 256 tiles of C in grouped order. Warpgroup 0
- * produces: one thread waits for a free stage, tells the stage's "full"
- * mbarrier how many bytes to expect and issues TMA copies for A (128 rows x
- * 64 of K) and B (256 columns x 64 of K). Warpgroups 1 and 2 consume: each
- * waits for a full stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128
- * fp32 accumulators a thread), and frees the stage it read before, once the
- * wgmma that read it completed (one batch left in flight). After a tile's
- * last K step each writes its 64 x 256 of C from registers while the
- * producer already fills the stages with the next tile. The producer gives
- * registers back (setmaxnreg) so that the consumers can hold 232 each.
+ * an SM), taking 128 x 256 tiles of C in grouped order. Blocks come in
+ * clusters of 2 on tile rows one above the other: they share the B tile,
+ * and each loads half of it, which TMA writes into both (multicast).
+ * Warpgroup 0 produces: one thread waits until a stage is free in both
+ * blocks, tells the stage's "full" mbarrier how many bytes to expect and
+ * issues TMA copies for A (128 rows x 64 of K) and its half of B (128
+ * columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
+ * stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128 fp32
+ * accumulators a thread), and frees the stage it read before (in both
+ * blocks) once the wgmma that read it completed, one batch left in flight.
+ * After a tile's last K step each writes its 64 x 256 of C into swizzled
+ * shared buffers that TMA stores, while the producer already fills the
+ * stages with the next tile. The producer gives registers back
+ * (setmaxnreg) so that the consumers can hold 232 each.
  *
  * Shapes are what TMA makes easy: a box past the edge of A or B (M, N or K)
- * lands as zeros, so every block runs the same loop; only the stores of C
- * are predicated, in edge tiles. What the public kernels that beat cuBLAS
- * do, and which of it this one does: gemm_tile/README.md, "Hopper".
- * Compile with -gencode=arch=compute_90a,code=sm_90a. */
+ * lands as zeros, and TMA's stores are clipped at C's edges, so every block
+ * runs the same code. Where C's rows are not 16-byte multiples apart (TMA's
+ * rule) each thread stores its pairs itself, predicated at the edges. What
+ * the public kernels that beat cuBLAS do, and which of it this one does:
+ * gemm_tile/README.md, "Hopper". Compile with
+ * -gencode=arch=compute_90a,code=sm_90a. */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>

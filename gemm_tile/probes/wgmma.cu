@@ -5,8 +5,8 @@
  * (descriptors from gemm_tile_wgmma_layout.h). Under ncu
  * (probes/wgmma_look.sh), a counter of wgmma's reads over the launch / (4
  * ITER) is one instruction's cost; TMA's counters over the launch are one
- * stage's. Then the epilogue's 8-byte stores: one warp, ITER st.shared.v2 a
- * pattern, SASS _op_st / ITER is one instruction's wavefronts. Compile with
+ * stage's. Then the epilogue's 8-byte stores: one warp, STORES st.shared.v2 a
+ * pattern, SASS _op_st / STORES is one instruction's wavefronts. Compile with
  * -gencode=arch=compute_90a,code=sm_90a (this file includes
  * gemm_tile_wgmma.cu for its tensor maps). */
 #include <cstdio>
@@ -97,16 +97,23 @@ __device__ uint32_t store_at(int pattern, int l)
     }
 }
 
+/* STORES stores, each into its own kilobyte, so that none is dead (ptxas
+ * drops a store that a later one overwrites unread). */
+#define STORES 32
 __global__ void store_probe(int pattern, float *sink)
 {
-    __shared__ __align__(1024) float buffer[GEMM_TILE_WGMMA_C_BYTES / 4];
+    __shared__ __align__(1024) float buffer[STORES * 256];
     const uint32_t at = (uint32_t)__cvta_generic_to_shared(buffer) + store_at(pattern, threadIdx.x);
-    for (int it = 0; it < ITER; ++it)
-        asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"((float)it),
+#pragma unroll
+    for (int it = 0; it < STORES; ++it)
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at + 1024u * it), "f"((float)it),
                      "f"((float)threadIdx.x)
                      : "memory");
     __syncthreads();
-    sink[threadIdx.x] = buffer[threadIdx.x];
+    float sum = 0;
+    for (int i = threadIdx.x; i < STORES * 256; i += 32)
+        sum += buffer[i];
+    sink[threadIdx.x] = sum;
 }
 
 template <int V> static void probe(const uint16_t *d_a, const uint16_t *d_b, float *sink)
@@ -150,7 +157,7 @@ int main(void)
         store_probe<<<1, 32>>>(pattern, sink);
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
-        printf("store pattern %d: ITER %d st.shared.v2 of one warp\n", pattern, ITER);
+        printf("store pattern %d: %d st.shared.v2 of one warp\n", pattern, STORES);
     }
     return 0;
 }
