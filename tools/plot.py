@@ -79,7 +79,7 @@ def bench(rows, meta, out):
         ax.set_xticklabels([f"{t}\n{s}" for t, s in cases], fontsize=7,
                            rotation=30 if len(cases) > 6 else 0)
         unit = next(iter(fam["rows"].values()))["unit"]
-        ax.set_ylabel(f"fraction of the ceiling ({unit})")
+        ax.set_ylabel(f"fraction of its ceiling ({unit})")
         ax.set_title(f"{family}: each variant against the ceiling")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.text(0.01, 0.01, caption(meta), fontsize=5, va="bottom")

@@ -11,10 +11,12 @@ dir=${2:-docs/results}
 mkdir -p "$dir"
 "$bankfree" --counters --format md --json "$dir/bench.json" >"$dir/bench.md"
 # The seeds' pictures from the real kernels: a column read into one bank and
-# its two fixes; ldmatrix on the row-major and swizzled GEMM tiles; the
+# its two fixes; ldmatrix on the row-major and swizzled GEMM tiles, wgmma's
+# core matrices and the epilogue's stores on the Hopper path; the
 # histogram's and AES's lookups on data that piles into one bank.
 "$bankfree" model transpose/conflicting transpose/padded transpose/swizzled gemm_tile/rowmajor \
-    gemm_tile/swizzled histogram/shared histogram/replicated aes_lut/shared aes_lut/replicated \
+    gemm_tile/swizzled gemm_tile/wgmma_sw128 histogram/shared histogram/replicated aes_lut/shared \
+    aes_lut/replicated \
     --type f32 --type u8-onebank --type aes128-onebank --size 8192x8192 --size 4096x4096x4096 \
     --size 1073741824 --lanes --format json >"$dir/lanes.json"
 if python3 -c 'import matplotlib' 2>/dev/null; then
