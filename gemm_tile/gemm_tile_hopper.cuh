@@ -10,6 +10,8 @@
 
 #include <cuda.h> /* CUtensorMap (a type only: nothing links the driver library) */
 
+#include "gemm_tile/gemm_tile_wgmma_layout.h"
+
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "wgmma and setmaxnreg are sm_90a code: compile with -gencode=arch=compute_90a,code=sm_90a"
 #endif
@@ -258,6 +260,29 @@ template <int regs> static __device__ __forceinline__ void setmaxnreg_inc(void)
 template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
 {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(regs));
+}
+
+/* ---- the family's K tile: 4 wgmma on tiles laid out as gemm_tile_wgmma_layout.h says ---- */
+
+/* acc += rows a_row0 .. + 63 of the A tile at `a` (a_rows rows) times the B
+ * tile at `b` (256 rows), over a stage's 64 of K: 4 wgmma.m64n256k16, each
+ * operand's descriptor moved to the k16 step. With accumulate 0 the first
+ * replaces acc (wgmma's scale-d), so that a tile needs no zeroing. */
+template <int V>
+static __device__ __forceinline__ void wgmma_ktile(float (&acc)[128], uint32_t a, int a_rows,
+                                                   int a_row0, uint32_t b, int accumulate)
+{
+    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
+#pragma unroll
+    for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
+        wgmma_m64n256k16(
+            acc,
+            gemm_tile_wgmma_desc(variant, a_rows,
+                                 a + gemm_tile_wgmma_step_offset(variant, a_rows, a_row0, kk)),
+            gemm_tile_wgmma_desc(
+                variant, GEMM_TILE_WGMMA_BN,
+                b + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BN, 0, kk)),
+            accumulate || kk > 0);
 }
 
 #endif

@@ -142,23 +142,13 @@ template <int V>
 static __device__ __forceinline__ void multiply(float (&acc)[128], uint32_t smem, barriers bars,
                                                 ring &r, int ktiles, int row0, int lane)
 {
-    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     int prev = 0;
     for (int kt = 0; kt < ktiles; ++kt) {
         mbar_wait(bar_at(bars.full, r.stage), r.phase);
         const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage),
                        b = smem + gemm_tile_wgmma_b_base(r.stage);
         wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
-            wgmma_m64n256k16(acc,
-                             gemm_tile_wgmma_desc(variant, GEMM_TILE_WGMMA_BM,
-                                                  a + gemm_tile_wgmma_step_offset(
-                                                          variant, GEMM_TILE_WGMMA_BM, row0, kk)),
-                             gemm_tile_wgmma_desc(variant, GEMM_TILE_WGMMA_BN,
-                                                  b + gemm_tile_wgmma_step_offset(
-                                                          variant, GEMM_TILE_WGMMA_BN, 0, kk)),
-                             kt > 0 || kk > 0);
+        wgmma_ktile<V>(acc, a, GEMM_TILE_WGMMA_BM, row0, b, kt > 0);
         wgmma_commit();
         if (kt > 0) { /* the previous K tile's wgmma are done: its stage is free */
             wgmma_wait<1>();
@@ -401,6 +391,27 @@ static cudaError_t make_c_map(CUtensorMap *map, Out *c, int64_t m, int64_t n)
         CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
+/* The kernel's launch: `blocks` blocks in clusters of CLUSTER. */
+struct launch_config {
+    cudaLaunchConfig_t config;
+    cudaLaunchAttribute cluster;
+};
+
+static void configure(launch_config *l, unsigned blocks, cudaStream_t stream)
+{
+    *l = launch_config{};
+    l->cluster.id = cudaLaunchAttributeClusterDimension;
+    l->cluster.val.clusterDim.x = CLUSTER;
+    l->cluster.val.clusterDim.y = 1;
+    l->cluster.val.clusterDim.z = 1;
+    l->config.gridDim = dim3(blocks);
+    l->config.blockDim = dim3(GEMM_TILE_WGMMA_THREADS);
+    l->config.dynamicSmemBytes = GEMM_TILE_WGMMA_SMEM_BYTES;
+    l->config.stream = stream;
+    l->config.attrs = &l->cluster;
+    l->config.numAttrs = 1;
+}
+
 /* How many clusters of the kernel fit on the GPU at once (the persistent
  * grid's size), asked once a device. */
 template <typename Kernel>
@@ -411,18 +422,9 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
         *clusters = known[device];
         return cudaSuccess;
     }
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = CLUSTER;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.gridDim = dim3((unsigned)(sms / CLUSTER * CLUSTER));
-    config.blockDim = dim3(GEMM_TILE_WGMMA_THREADS);
-    config.dynamicSmemBytes = GEMM_TILE_WGMMA_SMEM_BYTES;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    cudaError_t err = cudaOccupancyMaxActiveClusters(clusters, kernel, &config);
+    launch_config l;
+    configure(&l, (unsigned)(sms / CLUSTER * CLUSTER), 0);
+    cudaError_t err = cudaOccupancyMaxActiveClusters(clusters, kernel, &l.config);
     if (err != cudaSuccess)
         return err;
     if (*clusters < 1)
@@ -455,20 +457,10 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         return err;
     const int64_t tiles =
         gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n));
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = CLUSTER;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.gridDim = dim3((unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER));
-    config.blockDim = dim3(GEMM_TILE_WGMMA_THREADS);
-    config.dynamicSmemBytes = GEMM_TILE_WGMMA_SMEM_BYTES;
-    config.stream = stream;
-    config.attrs = attribute;
-    config.numAttrs = 1;
+    launch_config l;
+    configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
-    err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, c, m, n, k, pairs);
+    err = cudaLaunchKernelEx(&l.config, kernel, map_a, map_b, map_c, c, m, n, k, pairs);
     return err != cudaSuccess ? err : cudaGetLastError();
 }
 

@@ -13,7 +13,6 @@
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_CEILING_THREADS, 1)
     wgmma_ceiling(float *sink, int iterations)
 {
-    const enum gemm_tile_variant sw128 = GEMM_TILE_WGMMA_SW128;
     extern __shared__ __align__(1024) unsigned char dynamic_smem[];
     const uint32_t smem = ((uint32_t)__cvta_generic_to_shared(dynamic_smem) + 1023u) & ~1023u;
     unsigned char *tiles = dynamic_smem + (smem - (uint32_t)__cvta_generic_to_shared(dynamic_smem));
@@ -29,17 +28,8 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_CEILING_THREADS, 1)
         acc[i] = 0.0f;
     for (int it = 0; it < iterations; ++it) {
         wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
-            wgmma_m64n256k16(acc,
-                             gemm_tile_wgmma_desc(sw128, GEMM_TILE_WGMMA_M,
-                                                  smem + gemm_tile_wgmma_step_offset(
-                                                             sw128, GEMM_TILE_WGMMA_M, 0, kk)),
-                             gemm_tile_wgmma_desc(
-                                 sw128, GEMM_TILE_WGMMA_BN,
-                                 smem + CEILING_A_BYTES +
-                                     gemm_tile_wgmma_step_offset(sw128, GEMM_TILE_WGMMA_BN, 0, kk)),
-                             1);
+        wgmma_ktile<GEMM_TILE_WGMMA_SW128>(acc, smem, GEMM_TILE_WGMMA_M, 0, smem + CEILING_A_BYTES,
+                                           1);
         wgmma_commit();
         wgmma_wait<1>();
     }

@@ -500,7 +500,8 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   100 * ctx.timing.throttle_fraction, 1e3 * ctx.timing.recovery_s);
     bf_table_meta(&t, "columns",
                   "rate counts bytes read + written; of_ceiling = rate / the fastest "
-                  "ceiling's rate; vs_* = their time / this time; sm_mhz = median SM clock "
+                  "ceiling's rate (of its path, where variants have ceilings of their own); "
+                  "vs_* = their time / this time; sm_mhz = median SM clock "
                   "over the kept reps; l2: flushed before "
                   "every rep, cold (data >= 4x L2, not flushed) or warm (resident on purpose); "
                   "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics); "

@@ -80,7 +80,7 @@ def bench(rows, meta, out):
                            rotation=30 if len(cases) > 6 else 0)
         unit = next(iter(fam["rows"].values()))["unit"]
         ax.set_ylabel(f"fraction of its ceiling ({unit})")
-        ax.set_title(f"{family}: each variant against the ceiling")
+        ax.set_title(f"{family}: each variant against its ceiling")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.text(0.01, 0.01, caption(meta), fontsize=5, va="bottom")
         fig.subplots_adjust(bottom=0.3, right=0.78)

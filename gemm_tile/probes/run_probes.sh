@@ -21,7 +21,8 @@ IFS=';'
 for cfg in $tiles; do
     unset IFS
     # shellcheck disable=SC2086 # the options split into words on purpose
-    nvcc $nvcc_opts $cfg -o "$out/tiles$i" gemm_tile/probes/tiles.cu -lcublas \
+    nvcc $nvcc_opts $cfg -o "$out/tiles$i" gemm_tile/probes/tiles.cu \
+        gemm_tile/gemm_tile_wgmma_absent.c -lcublas \
         >"$out/tiles$i-build.log" 2>&1 &
     i=$((i + 1))
     IFS=';'

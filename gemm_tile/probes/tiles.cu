@@ -15,14 +15,7 @@
 
 #include "gemm_tile/gemm_tile.cu"
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                               \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "gemm_tile/probes/check.h"
 
 static float median_ms(cublasHandle_t h, int which, float *c, const uint16_t *a, const uint16_t *b,
                        int64_t m, int64_t n, int64_t k)

@@ -16,14 +16,7 @@
 
 #define ITER 64
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                               \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "gemm_tile/probes/check.h"
 
 template <int V>
 __global__ void __launch_bounds__(128, 1)
@@ -57,16 +50,7 @@ __global__ void __launch_bounds__(128, 1)
         acc[i] = 0.0f;
     for (int it = 0; it < ITER; ++it) {
         wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
-            wgmma_m64n256k16(acc,
-                             gemm_tile_wgmma_desc(variant, GEMM_TILE_WGMMA_M,
-                                                  a + gemm_tile_wgmma_step_offset(
-                                                          variant, GEMM_TILE_WGMMA_M, 0, kk)),
-                             gemm_tile_wgmma_desc(variant, GEMM_TILE_WGMMA_BN,
-                                                  b + gemm_tile_wgmma_step_offset(
-                                                          variant, GEMM_TILE_WGMMA_BN, 0, kk)),
-                             1);
+        wgmma_ktile<V>(acc, a, GEMM_TILE_WGMMA_M, 0, b, 1);
         wgmma_commit();
         wgmma_wait<0>();
     }
