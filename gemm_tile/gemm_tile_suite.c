@@ -1,9 +1,10 @@
 /* The gemm_tile family as the runner sees it: variants, output types, sizes
  * (M x N x K), the model hook, the correctness test (against the float64 CPU
  * reference on small shapes and cublasGemmEx on large ones, relative L2
- * error under 1e-3, C poisoned first, a K that is not a multiple of 8
- * refused) and the benchmark beside cublasGemmEx and the registers-only
- * mma.sync loop (the ceiling), in the same run.
+ * error under 1e-3, C poisoned first with the bytes around it, C one
+ * element into its allocation where M is odd, a K that is not a multiple of
+ * 8 refused) and the benchmark beside cublasGemmEx and the two paths'
+ * instruction ceilings, in the same run.
  *
  * The bench's rate is GFLOP/s (rate_unit): every row passes its floating-point
  * operations as its "bytes", so of_ceiling and the ratios are ratios of FLOP
@@ -137,7 +138,8 @@ struct data {
     int type, refused;
     size_t c_bytes;
     uint16_t *d_a, *d_b;
-    void *d_c;
+    void *d_c; /* C: one element into d_c_alloc where M is odd */
+    void *d_c_alloc;
     float *d_want; /* cublasGemmEx's fp32 C, for the large cases */
     double *want;  /* host: the expected C (NULL when refused) */
     cublasHandle_t cublas;
@@ -192,7 +194,11 @@ static void data_init(struct data *d, int type, const struct bf_size *s, uint64_
         b[i] = gemm_tile_ref_random_half(seed ^ 0x5851f42d4c957f2dull, i);
     BF_CHECK(cudaMalloc((void **)&d->d_a, na * 2));
     BF_CHECK(cudaMalloc((void **)&d->d_b, nb * 2));
-    BF_CHECK(cudaMalloc(&d->d_c, d->c_bytes));
+    /* C need only be aligned to its elements: where M is odd the test puts it
+     * one element into the allocation (so that neither the pairs nor TMA's
+     * 16-byte rule hold), else at its start. */
+    BF_CHECK(cudaMalloc(&d->d_c_alloc, d->c_bytes + 16));
+    d->d_c = (char *)d->d_c_alloc + (d->m % 2 ? out_bytes(type) : 0);
     BF_CHECK(cudaMemcpy(d->d_a, a, na * 2, cudaMemcpyHostToDevice));
     BF_CHECK(cudaMemcpy(d->d_b, b, nb * 2, cudaMemcpyHostToDevice));
     const int large = (double)d->m * (double)d->n * (double)d->k > (double)REF_CPU_MACS;
@@ -224,7 +230,7 @@ static void data_free(struct data *d)
         cublas_ok(cublasDestroy(d->cublas), "cublasDestroy");
     BF_CHECK(cudaFree(d->d_a));
     BF_CHECK(cudaFree(d->d_b));
-    BF_CHECK(cudaFree(d->d_c));
+    BF_CHECK(cudaFree(d->d_c_alloc));
     BF_CHECK(cudaFree(d->d_want));
     free(d->want);
 }
@@ -236,16 +242,34 @@ static cudaError_t run(const struct data *d, enum gemm_tile_variant v, cudaStrea
     return gemm_tile_f32(v, (float *)d->d_c, d->d_a, d->d_b, d->m, d->n, d->k, stream);
 }
 
+/* C's allocation, poisoned whole (the bytes around C too). */
+static cudaError_t poison_c(const struct data *d)
+{
+    return bf_poison(d->d_c_alloc, d->c_bytes + 16, 0);
+}
+
 /* C against the expected: relative L2 error under TOLERANCE (a poisoned,
- * unwritten element is NaN and fails); refused, C must still be poison. */
+ * unwritten element is NaN and fails), and the bytes of the allocation
+ * around C still poison; refused, C must still be poison too. */
 static int check(const struct data *d, char *why, size_t len)
 {
-    const size_t nc = (size_t)(d->m * d->n);
+    const size_t nc = (size_t)(d->m * d->n),
+                 before = (size_t)((char *)d->d_c - (char *)d->d_c_alloc);
     void *got = malloc(d->c_bytes);
     BF_CHECK_STATUS(got != NULL, "malloc", "out of host memory");
     BF_CHECK(cudaMemcpy(got, d->d_c, d->c_bytes, cudaMemcpyDeviceToHost));
-    int bad;
-    if (d->refused) {
+    uint8_t guard[16]; /* the allocation's bytes before C and after it */
+    BF_CHECK(cudaMemcpy(guard, d->d_c_alloc, before, cudaMemcpyDeviceToHost));
+    BF_CHECK(cudaMemcpy(guard + before, (char *)d->d_c + d->c_bytes, 16 - before,
+                        cudaMemcpyDeviceToHost));
+    size_t outside = 0;
+    for (size_t i = 0; i < 16; ++i)
+        outside += guard[i] != 0xff;
+    int bad = outside != 0;
+    if (bad)
+        snprintf(why, len, "%zu bytes written outside C (C %zu bytes into its allocation)", outside,
+                 before);
+    else if (d->refused) {
         size_t touched = 0;
         for (size_t i = 0; i < d->c_bytes; ++i)
             touched += ((const uint8_t *)got)[i] != 0xff;
@@ -254,8 +278,9 @@ static int check(const struct data *d, char *why, size_t len)
             snprintf(why, len, "refused k = %lld, yet %zu bytes of C changed", (long long)d->k,
                      touched);
     } else {
-        const double err = d->type == TYPE_F16 ? gemm_tile_ref_rel_l2_f16(got, d->want, nc)
-                                               : gemm_tile_ref_rel_l2_f32(got, d->want, nc);
+        const double err = d->type == TYPE_F16
+                               ? gemm_tile_ref_rel_l2_f16((const uint16_t *)got, d->want, nc)
+                               : gemm_tile_ref_rel_l2_f32((const float *)got, d->want, nc);
         bad = !(err < TOLERANCE);
         if (bad)
             snprintf(why, len, "relative L2 error %.3g (want < %g) against %s", err, TOLERANCE,
@@ -270,7 +295,7 @@ static int gemm_tile_test(int variant, int type, const struct bf_size *s, uint64
 {
     struct data d;
     data_init(&d, type, s, seed, 0);
-    BF_CHECK(bf_poison(d.d_c, d.c_bytes, 0));
+    BF_CHECK(poison_c(&d));
     cudaError_t err = run(&d, (enum gemm_tile_variant)variant, 0);
     int bad = 0;
     if (d.refused) {
@@ -331,7 +356,7 @@ static cudaError_t run_job(void *arg, cudaStream_t stream)
 static cudaError_t poison_job(void *arg)
 {
     const struct job *j = arg;
-    return bf_poison(j->d->d_c, j->d->c_bytes, 0);
+    return poison_c(j->d);
 }
 
 static int check_job(void *arg, char *why, size_t len)

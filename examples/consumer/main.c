@@ -1,10 +1,13 @@
-/* A C program that uses bankfree's kernels: a transpose and a sum on the GPU,
- * each checked on the CPU. No GPU: one line and exit code 77. */
+/* A C program that uses bankfree's kernels: a transpose, a sum and a GEMM on
+ * the GPU (the Hopper variant where the GPU and the build have it), each
+ * checked on the CPU. No GPU: one line and exit code 77. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <cuda_runtime_api.h>
 
+#include "gemm_tile/gemm_tile.h"
 #include "reduction/reduction.h"
 #include "transpose/transpose.h"
 
@@ -20,8 +23,62 @@
     } while (0)
 
 enum { ROWS = 300, COLS = 200, N = ROWS * COLS };
+enum { GM = 200, GN = 264, GK = 72 }; /* edge tiles and a K tail */
 
 static float in[N], out[N];
+static uint16_t a[GM * GK], b[GN * GK];
+static float c[GM * GN];
+
+/* Multiples of 1/4 in [-1, 1] as fp16 bits: every product and sum of 72 of
+ * them is exact in fp32, so C is checked for equality. */
+static uint16_t quarter(int i)
+{
+    static const uint16_t bits[9] = {0xbc00, 0xba00, 0xb800, 0xb400, 0x0000,
+                                     0x3400, 0x3800, 0x3a00, 0x3c00};
+    return bits[i % 9];
+}
+static float quarter_value(int i)
+{
+    return (float)(i % 9 - 4) / 4.0f;
+}
+
+/* C = A B^T through the C API: wgmma_sw128 where it runs, else swizzled.
+ * Returns the number of wrong elements; names the variant. */
+static int gemm(const char **variant)
+{
+    for (int i = 0; i < GM * GK; i++)
+        a[i] = quarter(i * 7 + 1);
+    for (int i = 0; i < GN * GK; i++)
+        b[i] = quarter(i * 5 + 2);
+    int device = 0;
+    CHECK(cudaGetDevice(&device));
+    enum gemm_tile_variant v = GEMM_TILE_WGMMA_SW128;
+    if (gemm_tile_supported(v, device) != cudaSuccess)
+        v = GEMM_TILE_SWIZZLED;
+    *variant = v == GEMM_TILE_SWIZZLED ? "swizzled" : "wgmma_sw128";
+    uint16_t *d_a, *d_b;
+    float *d_c;
+    CHECK(cudaMalloc((void **)&d_a, sizeof a));
+    CHECK(cudaMalloc((void **)&d_b, sizeof b));
+    CHECK(cudaMalloc((void **)&d_c, sizeof c));
+    CHECK(cudaMemcpy(d_a, a, sizeof a, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d_b, b, sizeof b, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(d_c, 0xff, sizeof c)); /* NaN until written */
+    CHECK(gemm_tile_f32(v, d_c, d_a, d_b, GM, GN, GK, 0));
+    CHECK(cudaMemcpy(c, d_c, sizeof c, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(d_c));
+    CHECK(cudaFree(d_b));
+    CHECK(cudaFree(d_a));
+    int wrong = 0;
+    for (int i = 0; i < GM; i++)
+        for (int j = 0; j < GN; j++) {
+            float want = 0;
+            for (int p = 0; p < GK; p++)
+                want += quarter_value((i * GK + p) * 7 + 1) * quarter_value((j * GK + p) * 5 + 2);
+            wrong += c[i * GN + j] != want;
+        }
+    return wrong;
+}
 
 int main(void)
 {
@@ -73,7 +130,12 @@ int main(void)
     CHECK(cudaFree(d_out));
     CHECK(cudaFree(d_in));
 
-    printf("example: transpose of %dx%d (padded) %s, sum of %d floats (tuned) = %.0f %s\n", ROWS,
-           COLS, wrong ? "WRONG" : "ok", N, sum, sum_ok ? "ok" : "WRONG");
-    return wrong || !sum_ok;
+    const char *variant = NULL;
+    const int gemm_wrong = gemm(&variant);
+
+    printf("example: transpose of %dx%d (padded) %s, sum of %d floats (tuned) = %.0f %s, "
+           "%dx%dx%d GEMM (%s) %s\n",
+           ROWS, COLS, wrong ? "WRONG" : "ok", N, sum, sum_ok ? "ok" : "WRONG", GM, GN, GK, variant,
+           gemm_wrong ? "WRONG" : "ok");
+    return wrong || !sum_ok || gemm_wrong;
 }
