@@ -6,7 +6,8 @@
 
 #include "aes_lut/aes_lut_data.h"
 #include "aes_lut/aes_lut_layout.h"
-#include "common/registry.h"
+#include "common/bank_model.h"
+#include "common/size.h"
 
 /* CTR's lookups never repeat (they follow the counter, not the plaintext),
  * and a replay costs about 20 us a group of 32 blocks. So CTR messages of up

@@ -27,6 +27,10 @@ extern "C" {
 
 #define BF_WARP 32
 
+/* The most access sites one launch's model records (a family's model fills
+ * an array of this many struct bf_site). */
+#define BF_MAX_SITES 32
+
 enum bf_op {
     BF_LOAD,     /* ld.shared */
     BF_STORE,    /* st.shared */

@@ -12,21 +12,14 @@
 #include "common/counters.h"
 #include "common/device.h"
 #include "common/report.h"
+#include "common/size.h"
 #include "common/timing.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define BF_MAX_DIMS  3
-#define BF_MAX_SITES 32
 #define BF_MAX_TYPES 8
-
-/* A problem size: "8192x8192" is {2, {8192, 8192}}. */
-struct bf_size {
-    int ndims;
-    int64_t dim[BF_MAX_DIMS];
-};
 
 /* The size lists a family gives: `test` every edge case, `quick` a few of them
  * for the sanitizers (which run kernels 10-100x slower), `bench` the timed

@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 
-#include "common/registry.h"
+#include "common/bank_model.h"
+#include "common/size.h"
 #include "gemm_tile/gemm_tile_layout.h"
 #include "gemm_tile/gemm_tile_wgmma_layout.h"
 

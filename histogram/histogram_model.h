@@ -4,7 +4,8 @@
 #ifndef BANKFREE_HISTOGRAM_MODEL_H
 #define BANKFREE_HISTOGRAM_MODEL_H
 
-#include "common/registry.h"
+#include "common/bank_model.h"
+#include "common/size.h"
 #include "histogram/histogram_data.h"
 #include "histogram/histogram_layout.h"
 

@@ -3,7 +3,8 @@
 #ifndef BANKFREE_REDUCTION_MODEL_H
 #define BANKFREE_REDUCTION_MODEL_H
 
-#include "common/registry.h"
+#include "common/bank_model.h"
+#include "common/size.h"
 #include "reduction/reduction_layout.h"
 
 /* The sites of one block, whichever pass it is in (every block makes the

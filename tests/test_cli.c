@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/type_match.h"
+#include "tests/runner/type_match.h"
 #include "tests/unit.h"
 
 #define MAX_OUT 65536

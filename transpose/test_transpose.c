@@ -29,8 +29,9 @@ static void test_naive(void)
         EXPECT_EQ(model(TRANSPOSE_NAIVE, &shapes[i], sites), 0, "naive: shared access sites");
 }
 
-/* The tile written in the load phase is a row per warp: ideal for every layout.
- * Read by column, tile[32][32] is 32-way; padded and swizzled are ideal. */
+/* The tile (TRANSPOSE_TILE_ROWS x TRANSPOSE_TILE_COLS: 128 rows of 32) written
+ * in the load phase is a row per warp: ideal for every layout. Read by column,
+ * the plain tile is 32-way; padded (33 words a row) and swizzled are ideal. */
 static void test_tiled_sites(void)
 {
     for (int i = 0; i < NSHAPES; ++i) {

@@ -5,7 +5,8 @@
 
 #include <stdint.h>
 
-#include "common/registry.h"
+#include "common/bank_model.h"
+#include "common/size.h"
 #include "transpose/transpose_layout.h"
 
 /* Adds the requests of one tile's block to its two sites: `write` (the tile

@@ -16,9 +16,9 @@
 #include "common/device.h"
 #include "common/registry.h"
 #include "common/report.h"
-#include "tests/compare.h"
-#include "tests/cli.h"
-#include "tests/families.h"
+#include "tests/runner/compare.h"
+#include "tests/runner/cli.h"
+#include "tests/runner/families.h"
 
 static void usage_error(const char *why)
 {

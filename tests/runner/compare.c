@@ -1,4 +1,4 @@
-#include "tests/compare.h"
+#include "tests/runner/compare.h"
 
 #include <errno.h>
 #include <stdarg.h>

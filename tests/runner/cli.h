@@ -10,8 +10,8 @@
 #include "common/bank_model.h"
 #include "common/registry.h"
 #include "common/report.h"
-#include "tests/families.h"
-#include "tests/type_match.h"
+#include "tests/runner/families.h"
+#include "tests/runner/type_match.h"
 
 #define BF_MAX_SIZES 32
 

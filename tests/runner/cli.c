@@ -1,4 +1,4 @@
-#include "tests/cli.h"
+#include "tests/runner/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
