@@ -15,6 +15,7 @@
 #include "aes_lut/aes_lut_model.h"
 #include "aes_lut/aes_lut_ref.h"
 #include "common/bench.h"
+#include "common/ceilings.h"
 #include "common/check.h"
 #include "common/registry.h"
 #include "common/validate.h"
@@ -267,30 +268,27 @@ static int aes_lut_test(int variant, int type, const struct bf_size *s, uint64_t
 
 /* ---- benchmark ---- */
 
-struct job {
-    struct data *d;
-    int variant; /* an aes_lut_variant, or -1: the copy */
-};
-
-static cudaError_t run_job(void *arg, cudaStream_t stream)
+static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    if (j->variant < 0)
-        return cudaMemcpyAsync(j->d->d_out, j->d->d_in, (size_t)j->d->n, cudaMemcpyDeviceToDevice,
-                               stream);
-    return run(j->d, (enum aes_lut_variant)j->variant, stream);
+    return run(arg, (enum aes_lut_variant)variant, stream);
 }
 
-static cudaError_t poison_job(void *arg)
+static cudaError_t run_copy(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return prepare(j->d);
+    const struct data *d = arg;
+    return bf_copy_ceiling(d->d_out, d->d_in, (size_t)d->n, stream);
 }
 
-static int check_job(void *arg, char *why, size_t len)
+static cudaError_t prepare_variant(void *arg, int variant)
 {
-    const struct job *j = arg;
-    return check(j->d, why, len);
+    (void)variant;
+    return prepare(arg);
+}
+
+static int check_variant(void *arg, int variant, char *why, size_t len)
+{
+    (void)variant;
+    return check(arg, why, len);
 }
 
 static int aes_lut_bench(unsigned mask, int type, const struct bf_size *s,
@@ -302,25 +300,15 @@ static int aes_lut_bench(unsigned mask, int type, const struct bf_size *s,
         data_free(&d);
         return 0;
     }
-    enum { ROW_COPY, ROW_VARIANT0, ROWS = ROW_VARIANT0 + AES_LUT_VARIANTS };
-    struct job jobs[ROWS];
-    struct bf_contender c[ROWS];
     const double bytes = 2.0 * (double)d.n; /* read and written */
-    for (int r = 0; r < ROWS; ++r) {
-        jobs[r] = (struct job){&d, r - ROW_VARIANT0};
-        c[r] = (struct bf_contender){
-            .name = r == ROW_COPY ? "cudaMemcpy (copy ceiling)" : variants[r - ROW_VARIANT0].name,
-            .on = r == ROW_COPY ? !in_place(d.n) : (int)(mask >> (r - ROW_VARIANT0) & 1u),
-            .variant = r - ROW_VARIANT0,
-            .ceiling = r == ROW_COPY,
-            .bytes = bytes,
-            .run = run_job,
-            .arg = &jobs[r],
-            .poison = r == ROW_COPY ? NULL : poison_job,
-            .check = r == ROW_COPY ? NULL : check_job};
-    }
-    const int warm = 2.0 * (double)d.n <= (double)ctx->dev->l2_bytes;
-    int failed = bf_bench_run(c, ROWS, -1, &aes_lut_family, type, s, bytes, warm, ctx, t);
+    struct bf_bench b;
+    bf_bench_begin(&b, &aes_lut_family, mask, type, s, ctx, t);
+    if (!in_place(d.n))
+        bf_bench_ceiling(&b, "cudaMemcpy (copy ceiling)", 0, bytes,
+                         (struct bf_job){run_copy, &d, NULL, NULL});
+    bf_bench_variants(&b, bytes,
+                      (struct bf_variant_job){run_variant, &d, prepare_variant, check_variant});
+    int failed = bf_bench_end(&b, bytes, bytes <= (double)ctx->dev->l2_bytes);
     data_free(&d);
     return failed;
 }

@@ -68,46 +68,123 @@ static struct bf_launch_ways model_cells(struct bf_table *t, const struct bf_fam
     return w;
 }
 
-/* The counting pass (ctx->counting): each variant once, as bf_bench_run
- * checks it before timing, after a marker for ncu, and listed; a last marker
- * closes the case. */
-static int count_variants(struct bf_contender *c, int n, const struct bf_family *family, int type,
-                          const char *size, const struct bf_bench_ctx *ctx)
+void bf_bench_begin(struct bf_bench *b, const struct bf_family *family, unsigned mask, int type,
+                    const struct bf_size *size, const struct bf_bench_ctx *ctx,
+                    struct bf_table *table)
+{
+    memset(b, 0, sizeof *b);
+    b->family = family;
+    b->mask = mask;
+    b->type = type;
+    b->size = size;
+    b->ctx = ctx;
+    b->table = table;
+    b->vendor = -1;
+}
+
+static struct bf_bench_contender *add(struct bf_bench *b, const char *name, int variant,
+                                      int ceiling, int path, double bytes)
+{
+    BF_CHECK_STATUS(b->n < BF_BENCH_MAX, "bf_bench", "more contenders than BF_BENCH_MAX");
+    struct bf_bench_contender *c = &b->c[b->n++];
+    c->name = name;
+    c->variant = variant;
+    c->ceiling = ceiling;
+    c->path = path;
+    c->bytes = bytes;
+    return c;
+}
+
+void bf_bench_ceiling(struct bf_bench *b, const char *name, int path, double bytes,
+                      struct bf_job job)
+{
+    add(b, name, -1, 1, path, bytes)->job = job;
+}
+
+void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double bytes,
+                     struct bf_job job)
+{
+    BF_CHECK_STATUS(b->vendor < 0, "bf_bench_vendor", "a case has one vendor row");
+    b->vendor = b->n;
+    add(b, name, -1, 0, path, bytes)->job = job;
+}
+
+void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job job)
+{
+    for (int v = 0; v < b->family->nvariants; ++v)
+        if (b->mask >> v & 1u)
+            add(b, b->family->variants[v].name, v, 0, b->family->paths ? b->family->paths[v] : 0,
+                bytes)
+                ->variant_job = job;
+}
+
+/* A contender's run, poison and check, whichever kind it is. */
+struct launch {
+    const struct bf_bench_contender *c;
+};
+
+static cudaError_t run_contender(void *arg, cudaStream_t stream)
+{
+    const struct bf_bench_contender *c = ((const struct launch *)arg)->c;
+    return c->variant >= 0 ? c->variant_job.run(c->variant_job.arg, c->variant, stream)
+                           : c->job.run(c->job.arg, stream);
+}
+
+static cudaError_t poison_contender(const struct bf_bench_contender *c)
+{
+    if (c->variant >= 0)
+        return c->variant_job.poison ? c->variant_job.poison(c->variant_job.arg, c->variant)
+                                     : cudaSuccess;
+    return c->job.poison ? c->job.poison(c->job.arg) : cudaSuccess;
+}
+
+/* -1: no check; else 0 right, 1 wrong (with why). */
+static int check_contender(const struct bf_bench_contender *c, char *why, size_t len)
+{
+    if (c->variant >= 0)
+        return c->variant_job.check ? c->variant_job.check(c->variant_job.arg, c->variant, why, len)
+                                    : -1;
+    return c->job.check ? c->job.check(c->job.arg, why, len) : -1;
+}
+
+/* The counting pass (ctx->counting): each variant once, as the bench checks
+ * it before timing, between two markers for ncu (what runs between them is
+ * the variant's, whatever its kernels are named), and listed. */
+static int count_variants(struct bf_bench *b, const char *size)
 {
     char why[256];
     int failed = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!c[i].on || c[i].variant < 0)
+    for (int i = 0; i < b->n; ++i) {
+        const struct bf_bench_contender *c = &b->c[i];
+        if (c->variant < 0)
             continue;
-        if (c[i].poison != NULL)
-            BF_CHECK(c[i].poison(c[i].arg));
+        struct launch l = {c};
+        BF_CHECK(poison_contender(c));
         BF_CHECK(cudaDeviceSynchronize());
         BF_CHECK(bf_counters_mark(0));
-        BF_CHECK(c[i].run(c[i].arg, 0));
+        BF_CHECK(run_contender(&l, 0));
+        BF_CHECK(bf_counters_mark(0));
         BF_CHECK(cudaDeviceSynchronize());
-        if (c[i].check != NULL && c[i].check(c[i].arg, why, sizeof why) != 0) {
-            fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", family->name, c[i].name,
-                    family->types[type], size, why);
+        if (check_contender(c, why, sizeof why) > 0) {
+            fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", b->family->name, c->name,
+                    b->family->types[b->type], size, why);
             failed = 1;
         }
-        fprintf(ctx->counting, "%s\t%s\t%s\t%s\n", family->name, family->types[type], size,
-                c[i].name);
+        fprintf(b->ctx->counting, "%s\t%s\t%s\t%s\n" BF_COUNTERS_NONE "\n", b->family->name,
+                b->family->types[b->type], size, c->name);
     }
-    /* A closing marker: the next case's set-up kernels are no variant's. */
-    BF_CHECK(bf_counters_mark(0));
-    BF_CHECK(cudaDeviceSynchronize());
-    fputs(BF_COUNTERS_NONE "\n", ctx->counting);
     return failed;
 }
 
-int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_family *family,
-                 int type, const struct bf_size *size, double data_bytes, int warm,
-                 const struct bf_bench_ctx *ctx, struct bf_table *t)
+int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
 {
+    const struct bf_bench_ctx *ctx = b->ctx;
+    const struct bf_family *family = b->family;
+    struct bf_table *t = b->table;
     char text[64], why[256];
-    bf_size_format(size, text, sizeof text);
+    bf_size_format(b->size, text, sizeof text);
     if (ctx->counting != NULL)
-        return count_variants(c, n, family, type, text, ctx);
+        return count_variants(b, text);
 
     struct bf_timing_opts opts = ctx->timing;
     opts.sms = ctx->dev->sms;
@@ -122,42 +199,41 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
     }
 
     int failed = 0, naive = -1;
-    for (int i = 0; i < n; ++i) {
-        if (!c[i].on)
-            continue;
-        if (c[i].variant == 0)
+    struct launch launches[BF_BENCH_MAX];
+    for (int i = 0; i < b->n; ++i) {
+        struct bf_bench_contender *c = &b->c[i];
+        launches[i].c = c;
+        if (c->variant == 0)
             naive = i;
         /* Check the output of every contender before timing it. */
-        if (c[i].poison != NULL)
-            BF_CHECK(c[i].poison(c[i].arg));
-        BF_CHECK(c[i].run(c[i].arg, 0));
+        BF_CHECK(poison_contender(c));
+        BF_CHECK(run_contender(&launches[i], 0));
         BF_CHECK(cudaDeviceSynchronize());
-        c[i].wrong = c[i].check != NULL && c[i].check(c[i].arg, why, sizeof why) != 0;
-        if (c[i].wrong) {
-            fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", family->name, c[i].name,
-                    family->types[type], text, why);
+        c->wrong = check_contender(c, why, sizeof why) > 0;
+        if (c->wrong) {
+            fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", family->name, c->name,
+                    family->types[b->type], text, why);
             failed = 1;
         }
-        BF_CHECK(bf_time(c[i].run, c[i].arg, 0, &opts, &c[i].time));
+        BF_CHECK(bf_time(run_contender, &launches[i], 0, &opts, &c->time));
     }
     if (flush != NULL)
         BF_CHECK(cudaFree(flush));
 
-    for (int i = 0; i < n; ++i) {
-        if (!c[i].on)
-            continue;
-        double ceiling_rate = 0; /* the fastest candidate's of this path */
-        for (int j = 0; j < n; ++j)
-            if (c[j].on && c[j].ceiling && c[j].path == c[i].path &&
-                c[j].bytes / c[j].time.median_ms > ceiling_rate)
-                ceiling_rate = c[j].bytes / c[j].time.median_ms;
-        const struct bf_timing *tm = &c[i].time;
-        double rate = c[i].bytes / tm->median_ms;
+    for (int i = 0; i < b->n; ++i) {
+        const struct bf_bench_contender *c = &b->c[i];
+        double ceiling_rate = 0; /* the fastest ceiling's of this path */
+        for (int j = 0; j < b->n; ++j)
+            if (b->c[j].ceiling && b->c[j].path == c->path &&
+                b->c[j].bytes / b->c[j].time.median_ms > ceiling_rate)
+                ceiling_rate = b->c[j].bytes / b->c[j].time.median_ms;
+        const struct bf_timing *tm = &c->time;
+        double rate = c->bytes / tm->median_ms;
         bf_table_row(t);
         bf_table_text(t, "%s", family->name);
-        bf_table_text(t, "%s", family->types[type]);
+        bf_table_text(t, "%s", family->types[b->type]);
         bf_table_text(t, "%s", text);
-        bf_table_text(t, "%s%s", c[i].name, c[i].wrong ? " (WRONG)" : "");
+        bf_table_text(t, "%s%s", c->name, c->wrong ? " (WRONG)" : "");
         bf_table_num(t, "%.4f", tm->median_ms);
         bf_table_num(t, "%.4f", tm->min_ms);
         bf_table_num(t, "%.4f", tm->max_ms);
@@ -169,16 +245,16 @@ int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_fami
         bf_table_num(t, "%.1f", rate / 1e6);
         bf_table_text(t, "%s", family->rate_unit ? family->rate_unit : "GB/s");
         bf_table_num_if(t, ceiling_rate > 0, "%.3f", rate / ceiling_rate);
-        bf_table_num_if(t, vendor >= 0 && c[vendor].on, "%.3f",
-                        vendor >= 0 ? c[vendor].time.median_ms / tm->median_ms : 0);
-        bf_table_num_if(t, naive >= 0 && c[i].variant >= 0, "%.2f",
-                        naive >= 0 ? c[naive].time.median_ms / tm->median_ms : 0);
-        const struct bf_launch_ways w = model_cells(t, family, c[i].variant, type, size, ctx);
+        bf_table_num_if(t, b->vendor >= 0, "%.3f",
+                        b->vendor >= 0 ? b->c[b->vendor].time.median_ms / tm->median_ms : 0);
+        bf_table_num_if(t, naive >= 0 && c->variant >= 0, "%.2f",
+                        naive >= 0 ? b->c[naive].time.median_ms / tm->median_ms : 0);
+        const struct bf_launch_ways w = model_cells(t, family, c->variant, b->type, b->size, ctx);
         if (ctx->counters != NULL)
             counter_cells(t,
-                          c[i].variant < 0 ? NULL
-                                           : bf_counters_find(ctx->counters, family->name,
-                                                              family->types[type], text, c[i].name),
+                          c->variant < 0 ? NULL
+                                         : bf_counters_find(ctx->counters, family->name,
+                                                            family->types[b->type], text, c->name),
                           &w);
     }
     return failed;

@@ -1,7 +1,8 @@
-/* A family's benchmark, the part every family shares: each contender (a
- * variant, the ceiling, the vendor's routine) has its output poisoned, runs
- * once, is checked, then is timed; one table row each, with rates, ratios and
- * the bank model's verdict. The family supplies the launches and the checks. */
+/* A family's benchmark, the part every family shares: a suite names its
+ * contenders (the ceilings, the vendor's routine, its variants), each has its
+ * output poisoned, runs once, is checked, then is timed; one table row each,
+ * with rates, ratios and the bank model's verdict. The family supplies the
+ * launches and the checks. */
 #ifndef BANKFREE_BENCH_H
 #define BANKFREE_BENCH_H
 
@@ -15,48 +16,100 @@
 extern "C" {
 #endif
 
-struct bf_contender {
-    const char *name;
-    int on;       /* 0: not run, no row */
-    int variant;  /* the family's variant index, or -1 for a comparator */
-    int ceiling;  /* 1: a candidate for the ceiling; of_ceiling divides by the fastest
-                   * candidate's rate of the same path */
-    int path;     /* contenders held to one ceiling: 0 unless a family's variants take
-                   * paths with ceilings of their own (gemm_tile: mma.sync, wgmma) */
-    double bytes; /* bytes one run reads and writes, for the rate (FLOPs where the
-                   * family's rate_unit says GFLOP/s) */
+/* How a contender runs: `run` launches it on a stream; `poison` (before the
+ * checked run) poisons its output, `check` (after it) returns 0 if the
+ * output is right, else 1 with one line of why. NULL poison and check: timed
+ * unchecked (a ceiling whose result means nothing). */
+struct bf_job {
     bf_launch_fn run;
     void *arg; /* for run, poison and check */
-    /* Before the checked run: poison the output. After it: 0 if the output is
-     * right, else 1 with one line of why. */
     cudaError_t (*poison)(void *arg);
     int (*check)(void *arg, char *why, size_t len);
-    /* filled by bf_bench_run */
-    struct bf_timing time;
-    int wrong;
 };
 
-/* The columns of the benchmark table, in the order bf_bench_run fills them,
+/* How the family's variants run: one function each for all, told which. */
+struct bf_variant_job {
+    cudaError_t (*run)(void *arg, int variant, cudaStream_t stream);
+    void *arg;
+    cudaError_t (*poison)(void *arg, int variant);
+    int (*check)(void *arg, int variant, char *why, size_t len);
+};
+
+#define BF_BENCH_MAX 16 /* contenders a case */
+
+/* One case of a family's bench (a type and a size): a suite names what it
+ * times, in any order, then bf_bench_end times them all and adds their rows:
+ *
+ *     struct bf_bench b;
+ *     bf_bench_begin(&b, &foo_family, mask, type, size, ctx, table);
+ *     bf_bench_ceiling(&b, "copy (ceiling)", 0, 2.0 * bytes, copy_job);
+ *     bf_bench_vendor(&b, "cub::DeviceReduce::Sum", 0, bytes, cub_job);
+ *     bf_bench_variants(&b, bytes, variant_job);
+ *     return bf_bench_end(&b, bytes, warm);
+ *
+ * Every contender is checked once (poisoned, run, checked) before it is
+ * timed. A contender's `bytes` are what one run reads and writes, for its
+ * rate (FLOPs where the family's rate_unit says GFLOP/s). `path` groups a
+ * ceiling with the variants it bounds (struct bf_variant's path): 0 unless a
+ * family's variants take paths with ceilings of their own (gemm_tile:
+ * mma.sync, wgmma). The struct is the builder's own: fill it only through
+ * these calls. */
+struct bf_bench {
+    const struct bf_family *family;
+    unsigned mask;
+    int type;
+    const struct bf_size *size;
+    const struct bf_bench_ctx *ctx;
+    struct bf_table *table;
+    int n, vendor;
+    struct bf_bench_contender {
+        const char *name;
+        int variant; /* >= 0: the family's variant; -1: a ceiling or the vendor */
+        int ceiling; /* a candidate for of_ceiling's ceiling */
+        int path;
+        double bytes;
+        struct bf_job job;
+        struct bf_variant_job variant_job; /* a variant's */
+        struct bf_timing time;
+        int wrong;
+    } c[BF_BENCH_MAX];
+};
+
+/* Starts a case: the variants whose bit is set in mask will run. */
+void bf_bench_begin(struct bf_bench *b, const struct bf_family *family, unsigned mask, int type,
+                    const struct bf_size *size, const struct bf_bench_ctx *ctx,
+                    struct bf_table *table);
+
+/* A ceiling: of_ceiling divides by the fastest ceiling of a row's path. */
+void bf_bench_ceiling(struct bf_bench *b, const char *name, int path, double bytes,
+                      struct bf_job job);
+
+/* The vendor's routine, the one comparator of vs_vendor (at most one a case). */
+void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double bytes,
+                     struct bf_job job);
+
+/* Every variant of the family that the mask selects, in the family's order. */
+void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job job);
+
+/* Checks and times the case's contenders and adds their rows to the table.
+ * L2 is flushed before every repetition when the user asks
+ * (ctx->flush_l2), and otherwise, unless `warm`, when `data_bytes` (what one
+ * run touches) fits in 4x L2; `warm` = 1 says the family wants the data
+ * resident in L2 between repetitions (a deliberate warm-cache size). The l2
+ * column says which: flushed, cold (not flushed: data >= 4x L2) or warm.
+ * Rates are bytes / median time in GB/s (GFLOP/s: the family's rate_unit);
+ * of_ceiling is a rate over the fastest rate of the ceilings of its path
+ * (usually a device-to-device copy), vs_vendor and vs_naive are the times of
+ * the vendor and of the family's variant 0 over this one's; smem_*_ways are
+ * the bank model's, on the input of ctx->seed. In the counting pass
+ * (ctx->counting, --counters) each variant runs once between markers, as it
+ * is checked, and nothing is timed. Returns 0 if every output checked out. */
+int bf_bench_end(struct bf_bench *b, double data_bytes, int warm);
+
+/* The columns of the benchmark table, in the order bf_bench_end fills them,
  * and after them, with ctx->counters, ncu's (--counters). */
 extern const char *const bf_bench_columns[];
 extern const char *const bf_bench_counter_columns[];
-
-/* Checks and times the contenders that are on, on data of `data_bytes`, and
- * adds their rows to the table. L2 is flushed before every repetition when
- * the user asks (ctx->flush_l2), and otherwise, unless `warm`, when the data
- * fits in 4x L2; `warm` = 1 says the family wants the data resident in L2
- * between repetitions (a deliberate warm-cache size). The l2 column says
- * which: flushed, cold (not flushed: data >= 4x L2) or warm. Rates are bytes
- * / median time in GB/s (FLOPs in GFLOP/s: the family's rate_unit); of_ceiling
- * is a rate over the fastest rate of the contenders of its .path marked
- * .ceiling (usually a device-to-device copy), vs_vendor and
- * vs_naive are the times of contender `vendor` (an index into c, or -1: none)
- * and of the family's variant 0 over this one's; smem_*_ways are the bank
- * model's, on the input of ctx->seed. A contender with no poison or check
- * hook is timed unchecked. Returns 0 if every output checked out. */
-int bf_bench_run(struct bf_contender *c, int n, int vendor, const struct bf_family *family,
-                 int type, const struct bf_size *size, double data_bytes, int warm,
-                 const struct bf_bench_ctx *ctx, struct bf_table *table);
 
 /* The columns of the summary. */
 extern const char *const bf_summary_columns[];

@@ -81,6 +81,10 @@ struct bf_family {
     /* The variant with the bank conflict the others remove: the summary's
      * "before" (0 unless set). */
     int conflicting;
+    /* Each variant's path, the bench's ceilings it is held to (struct
+     * bf_bench), where the variants take paths of their own (gemm_tile:
+     * mma.sync, wgmma); NULL: all 0. */
+    const int *paths;
     const struct bf_size *sizes[BF_SIZE_SETS];
     int nsizes[BF_SIZE_SETS];
 

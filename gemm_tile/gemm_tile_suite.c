@@ -28,6 +28,14 @@
 
 extern const struct bf_family gemm_tile_family;
 
+/* Each path has its own instruction ceiling (the bench's), and each variant
+ * is held to its path's. */
+enum { PATH_MMA_SYNC, PATH_WGMMA };
+static const int paths[GEMM_TILE_VARIANTS] = {[GEMM_TILE_WGMMA_INTERLEAVE] = PATH_WGMMA,
+                                              [GEMM_TILE_WGMMA_SW32] = PATH_WGMMA,
+                                              [GEMM_TILE_WGMMA_SW64] = PATH_WGMMA,
+                                              [GEMM_TILE_WGMMA_SW128] = PATH_WGMMA};
+
 static const struct bf_variant variants[GEMM_TILE_VARIANTS] = {
     [GEMM_TILE_ROWMAJOR] = {"rowmajor", "128-byte tile rows: ldmatrix 8-way (8 rows of one 16-byte "
                                         "column in 4 banks)"},
@@ -315,54 +323,60 @@ static int gemm_tile_test(int variant, int type, const struct bf_size *s, uint64
 
 /* ---- benchmark ---- */
 
-enum {
-    ROW_CEILING,       /* mma.sync, registers only */
-    ROW_WGMMA_CEILING, /* wgmma on a resident shared tile (sm_90a) */
-    ROW_CUBLAS,
-    ROW_VARIANT0,
-    ROWS = ROW_VARIANT0 + GEMM_TILE_VARIANTS
-};
-/* Each ceiling bounds one path: of_ceiling divides by its own. cuBLAS runs
- * wgmma on Hopper. */
-enum { PATH_MMA_SYNC, PATH_WGMMA };
-
-struct job {
+struct bench {
     struct data *d;
-    int row;
     float *sink;
-    int blocks, iterations; /* the ceiling's launch */
+    int blocks, sms, iterations; /* the ceilings' launches */
 };
 
-static cudaError_t run_job(void *arg, cudaStream_t stream)
+static cudaError_t run_mma_sync_ceiling(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    if (j->row == ROW_CEILING)
-        return gemm_tile_ceiling(j->sink, j->blocks, j->iterations, stream);
-#ifdef GEMM_TILE_WGMMA_CEILING
-    if (j->row == ROW_WGMMA_CEILING)
-        return gemm_tile_wgmma_ceiling(j->sink, j->blocks, j->iterations, stream);
+    const struct bench *j = arg;
+    return gemm_tile_ceiling(j->sink, j->blocks, j->iterations, stream);
+}
+
+#ifdef BANKFREE_SM90A
+static cudaError_t run_wgmma_ceiling(void *arg, cudaStream_t stream)
+{
+    const struct bench *j = arg;
+    return gemm_tile_wgmma_ceiling(j->sink, j->sms, j->iterations, stream);
+}
 #endif
-    if (j->row == ROW_CUBLAS) {
-        cublasStatus_t st = cublas_gemm(j->d, j->d->d_c, j->d->type == TYPE_F16, stream);
-        if (st != CUBLAS_STATUS_SUCCESS) {
-            fprintf(stderr, "bankfree: cublasGemmEx: %s\n", cublasGetStatusString(st));
-            return cudaErrorUnknown;
-        }
-        return cudaGetLastError();
+
+static cudaError_t run_cublas(void *arg, cudaStream_t stream)
+{
+    const struct data *d = ((const struct bench *)arg)->d;
+    cublasStatus_t st = cublas_gemm(d, d->d_c, d->type == TYPE_F16, stream);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "bankfree: cublasGemmEx: %s\n", cublasGetStatusString(st));
+        return cudaErrorUnknown;
     }
-    return run(j->d, (enum gemm_tile_variant)(j->row - ROW_VARIANT0), stream);
+    return cudaGetLastError();
 }
 
-static cudaError_t poison_job(void *arg)
+static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return poison_c(j->d);
+    return run(((const struct bench *)arg)->d, (enum gemm_tile_variant)variant, stream);
 }
 
-static int check_job(void *arg, char *why, size_t len)
+static cudaError_t poison_bench(void *arg)
 {
-    const struct job *j = arg;
-    return check(j->d, why, len);
+    return poison_c(((const struct bench *)arg)->d);
+}
+static cudaError_t poison_variant(void *arg, int variant)
+{
+    (void)variant;
+    return poison_bench(arg);
+}
+
+static int check_bench(void *arg, char *why, size_t len)
+{
+    return check(((const struct bench *)arg)->d, why, len);
+}
+static int check_variant(void *arg, int variant, char *why, size_t len)
+{
+    (void)variant;
+    return check_bench(arg, why, len);
 }
 
 static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
@@ -377,48 +391,30 @@ static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
     /* The mma.sync ceiling: 8 blocks an SM of 8 warps, each 4096 x 8 mma
      * (about 2 ms on an H100); the wgmma ceiling, where it runs: one block an
      * SM of 2 warpgroups, each 4096 x 4 wgmma (about 3 ms). */
-    const int blocks = 8 * ctx->dev->sms, iterations = 4096;
-    int wgmma_ceiling = 0;
-    double wgmma_ceiling_flops = 0;
-#ifdef GEMM_TILE_WGMMA_CEILING
-    wgmma_ceiling = gemm_tile_supported(GEMM_TILE_WGMMA_SW128, ctx->dev->id) == cudaSuccess;
-    wgmma_ceiling_flops = gemm_tile_wgmma_ceiling_flops(ctx->dev->sms, iterations);
-#endif
-    float *sink;
+    struct bench j = {&d, NULL, 8 * ctx->dev->sms, ctx->dev->sms, 4096};
     BF_CHECK(
-        cudaMalloc((void **)&sink, (size_t)blocks * GEMM_TILE_CEILING_THREADS * sizeof(float)));
+        cudaMalloc((void **)&j.sink, (size_t)j.blocks * GEMM_TILE_CEILING_THREADS * sizeof(float)));
     const double flops = 2.0 * (double)d.m * (double)d.n * (double)d.k;
-    struct job jobs[ROWS];
-    struct bf_contender c[ROWS];
-    for (int r = 0; r < ROWS; ++r) {
-        const int v = r - ROW_VARIANT0;
-        jobs[r] =
-            (struct job){&d, r, sink, r == ROW_WGMMA_CEILING ? ctx->dev->sms : blocks, iterations};
-        c[r] = (struct bf_contender){
-            .name = r == ROW_CEILING         ? "mma.sync m16n8k16, registers only (ceiling)"
-                    : r == ROW_WGMMA_CEILING ? "wgmma m64n256k16, resident shared tile (ceiling)"
-                    : r == ROW_CUBLAS        ? "cublasGemmEx"
-                                             : variants[v].name,
-            .on = r == ROW_CEILING         ? 1
-                  : r == ROW_WGMMA_CEILING ? wgmma_ceiling
-                  : r == ROW_CUBLAS        ? d.cublas != NULL
-                                           : (int)(mask >> v & 1u),
-            .variant = v,
-            .ceiling = r == ROW_CEILING || r == ROW_WGMMA_CEILING,
-            .path = r == ROW_CEILING || (v >= 0 && v < GEMM_TILE_MMA_SYNC_VARIANTS) ? PATH_MMA_SYNC
-                                                                                    : PATH_WGMMA,
-            .bytes = r == ROW_CEILING         ? gemm_tile_ceiling_flops(blocks, iterations)
-                     : r == ROW_WGMMA_CEILING ? wgmma_ceiling_flops
-                                              : flops,
-            .run = run_job,
-            .arg = &jobs[r],
-            .poison = r <= ROW_WGMMA_CEILING ? NULL : poison_job,
-            .check = r <= ROW_WGMMA_CEILING ? NULL : check_job};
-    }
+    struct bf_bench b;
+    bf_bench_begin(&b, &gemm_tile_family, mask, type, s, ctx, t);
+    bf_bench_ceiling(&b, "mma.sync m16n8k16, registers only (ceiling)", PATH_MMA_SYNC,
+                     gemm_tile_ceiling_flops(j.blocks, j.iterations),
+                     (struct bf_job){run_mma_sync_ceiling, &j, NULL, NULL});
+#ifdef BANKFREE_SM90A
+    if (gemm_tile_supported(GEMM_TILE_WGMMA_SW128, ctx->dev->id) == cudaSuccess)
+        bf_bench_ceiling(&b, "wgmma m64n256k16, resident shared tile (ceiling)", PATH_WGMMA,
+                         gemm_tile_wgmma_ceiling_flops(j.sms, j.iterations),
+                         (struct bf_job){run_wgmma_ceiling, &j, NULL, NULL});
+#endif
+    if (d.cublas != NULL) /* cuBLAS runs wgmma on Hopper */
+        bf_bench_vendor(&b, "cublasGemmEx", PATH_WGMMA, flops,
+                        (struct bf_job){run_cublas, &j, poison_bench, check_bench});
+    bf_bench_variants(&b, flops,
+                      (struct bf_variant_job){run_variant, &j, poison_variant, check_variant});
     /* What decides the L2 flush is the bytes a run touches, not its FLOPs. */
     const double touched = 2.0 * (double)(d.m + d.n) * (double)d.k + (double)d.c_bytes;
-    int failed = bf_bench_run(c, ROWS, ROW_CUBLAS, &gemm_tile_family, type, s, touched, 0, ctx, t);
-    BF_CHECK(cudaFree(sink));
+    int failed = bf_bench_end(&b, touched, 0);
+    BF_CHECK(cudaFree(j.sink));
     data_free(&d);
     return failed;
 }
@@ -428,6 +424,7 @@ const struct bf_family gemm_tile_family = {
     .summary = "C = A*B, fp16 A (row-major) and B (column-major), fp32 accumulate, any M x N",
     .variants = variants,
     .nvariants = GEMM_TILE_VARIANTS,
+    .paths = paths,
     BF_ARRAY(types, types),
     .ndims = 3,
     .min_dim = 1,

@@ -1,7 +1,7 @@
 /* C++ only because CUB is: the vendor's histogram, as a user would call it. */
 #include <cub/device/device_histogram.cuh>
 
-#include "histogram/histogram_suite.h"
+#include "histogram/histogram_cub.h"
 
 extern "C" cudaError_t histogram_cub(int bins, uint32_t *hist, const void *in, int64_t n, void *tmp,
                                      size_t *tmp_bytes, cudaStream_t stream)

@@ -1,21 +1,22 @@
 /* The histogram family as the runner sees it: variants, inputs, sizes, the
  * model hook, the correctness test and the benchmark with its comparators
- * (the read ceiling: the faster of reduction/tuned and cub::DeviceReduce::Sum
- * over the same bytes; cub::DeviceHistogram::HistogramEven, the vendor's). */
+ * (the read ceiling: the faster of common/'s read stream and
+ * cub::DeviceReduce::Sum over the same bytes; cub::DeviceHistogram::HistogramEven,
+ * the vendor's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/bench.h"
+#include "common/ceilings.h"
 #include "common/check.h"
 #include "common/registry.h"
 #include "common/validate.h"
 #include "histogram/histogram.h"
+#include "histogram/histogram_cub.h"
 #include "histogram/histogram_model.h"
 #include "histogram/histogram_ref.h"
 #include "histogram/histogram_suite.h"
-#include "reduction/reduction.h"
-#include "reduction/reduction_cub.h"
 
 extern const struct bf_family histogram_family;
 
@@ -173,110 +174,102 @@ struct bench {
     void *cub_tmp, *sum_tmp;
     size_t cub_bytes, sum_bytes;
     int32_t *d_sum;
+    uint32_t *partial; /* the read ceiling's */
 };
 
-struct job {
-    struct bench *b;
-    int variant; /* a histogram_variant, or a row below for the comparators */
-};
-
-enum { ROW_TUNED, ROW_CUB_SUM, ROW_CUB, ROW_VARIANT0, ROWS = ROW_VARIANT0 + HISTOGRAM_VARIANTS };
-
-/* The read ceilings sum the input's bytes as int32 words, to the last whole
- * word, from the aligned start of its buffer (the input itself may start
- * at any byte). */
-static int64_t words(const struct bench *b)
+/* The read ceilings read the input's bytes as 4-byte words, to the last
+ * whole word, from the aligned start of its buffer (the input itself may
+ * start at any byte). */
+static size_t read_bytes(const struct bench *b)
 {
-    return b->d.n * sample_bytes(b->d.type) / 4;
+    return (size_t)(b->d.n * sample_bytes(b->d.type)) / 4 * 4;
 }
 
-static cudaError_t run_job(void *arg, cudaStream_t stream)
+static cudaError_t run_read(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    struct bench *b = j->b;
-    size_t bytes;
-    switch (j->variant) {
-    case -1 - ROW_TUNED:
-        return reduction_sum_i32(REDUCTION_TUNED, b->d_sum, b->d.d_base, words(b), b->sum_tmp,
-                                 b->sum_bytes, stream);
-    case -1 - ROW_CUB_SUM:
-        bytes = b->sum_bytes;
-        return reduction_cub_sum_i32(b->d_sum, b->d.d_base, words(b), b->sum_tmp, &bytes, stream);
-    case -1 - ROW_CUB:
-        bytes = b->cub_bytes;
-        return histogram_cub(b->d.bins, b->d.d_hist, b->d.d_in, b->d.n, b->cub_tmp, &bytes, stream);
-    default:
-        return run(&b->d, (enum histogram_variant)j->variant, stream);
-    }
+    const struct bench *b = arg;
+    return bf_read_ceiling(b->partial, b->d.d_base, read_bytes(b), stream);
 }
 
-static cudaError_t poison_job(void *arg)
+static cudaError_t run_cub_sum(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return bf_poison(j->b->d.d_hist, 4u * HISTOGRAM_U16_BINS, 0);
+    const struct bench *b = arg;
+    size_t bytes = b->sum_bytes;
+    return bf_cub_sum_i32(b->d_sum, b->d.d_base, (int64_t)(read_bytes(b) / 4), b->sum_tmp, &bytes,
+                          stream);
 }
 
-static int check_job(void *arg, char *why, size_t len)
+static cudaError_t run_cub(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return check(&j->b->d, why, len);
+    const struct bench *b = arg;
+    size_t bytes = b->cub_bytes;
+    return histogram_cub(b->d.bins, b->d.d_hist, b->d.d_in, b->d.n, b->cub_tmp, &bytes, stream);
+}
+
+static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
+{
+    return run(&((const struct bench *)arg)->d, (enum histogram_variant)variant, stream);
+}
+
+static cudaError_t poison_hist(void *arg)
+{
+    return bf_poison(((const struct bench *)arg)->d.d_hist, 4u * HISTOGRAM_U16_BINS, 0);
+}
+static cudaError_t poison_variant(void *arg, int variant)
+{
+    (void)variant;
+    return poison_hist(arg);
+}
+
+static int check_hist(void *arg, char *why, size_t len)
+{
+    return check(&((const struct bench *)arg)->d, why, len);
+}
+static int check_variant(void *arg, int variant, char *why, size_t len)
+{
+    (void)variant;
+    return check_hist(arg, why, len);
 }
 
 static int histogram_bench(unsigned mask, int type, const struct bf_size *s,
                            const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
-    struct bench *b = calloc(1, sizeof *b);
-    BF_CHECK_STATUS(b != NULL, "malloc", "out of host memory");
-    data_init(&b->d, type, s, ctx->seed);
-    BF_CHECK(cudaMalloc((void **)&b->d_sum, 4));
-    BF_CHECK(histogram_cub(b->d.bins, b->d.d_hist, b->d.d_in, b->d.n, NULL, &b->cub_bytes, 0));
-    BF_CHECK(cudaMalloc(&b->cub_tmp, b->cub_bytes ? b->cub_bytes : 1));
-    size_t cub_sum = 0;
-    BF_CHECK(reduction_cub_sum_i32(b->d_sum, b->d.d_base, words(b), NULL, &cub_sum, 0));
-    b->sum_bytes = reduction_workspace_bytes(REDUCTION_TUNED, words(b));
-    b->sum_bytes = cub_sum > b->sum_bytes ? cub_sum : b->sum_bytes;
-    BF_CHECK(cudaMalloc(&b->sum_tmp, b->sum_bytes ? b->sum_bytes : 1));
+    struct bench *j = calloc(1, sizeof *j);
+    BF_CHECK_STATUS(j != NULL, "malloc", "out of host memory");
+    data_init(&j->d, type, s, ctx->seed);
+    BF_CHECK(cudaMalloc((void **)&j->d_sum, 4));
+    BF_CHECK(histogram_cub(j->d.bins, j->d.d_hist, j->d.d_in, j->d.n, NULL, &j->cub_bytes, 0));
+    BF_CHECK(cudaMalloc(&j->cub_tmp, j->cub_bytes ? j->cub_bytes : 1));
+    BF_CHECK(bf_cub_sum_i32(j->d_sum, j->d.d_base, (int64_t)(read_bytes(j) / 4), NULL,
+                            &j->sum_bytes, 0));
+    BF_CHECK(cudaMalloc(&j->sum_tmp, j->sum_bytes ? j->sum_bytes : 1));
+    BF_CHECK(cudaMalloc((void **)&j->partial, 4 * (size_t)bf_read_ceiling_blocks(read_bytes(j))));
 
-    struct job jobs[ROWS];
-    struct bf_contender c[ROWS];
-    const double bytes = (double)b->d.n * sample_bytes(type);
-    for (int r = 0; r < ROWS; ++r) {
-        jobs[r] = (struct job){b, r - ROW_VARIANT0};
-        c[r] = (struct bf_contender){.on = 1,
-                                     .variant = r < ROW_VARIANT0 ? -1 : r - ROW_VARIANT0,
-                                     .bytes = bytes,
-                                     .run = run_job,
-                                     .arg = &jobs[r],
-                                     .poison = poison_job,
-                                     .check = check_job};
-        if (r >= ROW_VARIANT0) {
-            c[r].name = variants[r - ROW_VARIANT0].name;
-            c[r].on = (int)(mask >> (r - ROW_VARIANT0) & 1u);
-        }
-    }
-    jobs[ROW_TUNED].variant = -1 - ROW_TUNED;
-    jobs[ROW_CUB_SUM].variant = -1 - ROW_CUB_SUM;
-    jobs[ROW_CUB].variant = -1 - ROW_CUB;
-    c[ROW_TUNED].name = "reduction/tuned (read ceiling)";
-    c[ROW_CUB_SUM].name = "cub::DeviceReduce::Sum (read ceiling)";
-    c[ROW_TUNED].ceiling = c[ROW_CUB_SUM].ceiling = 1;
-    c[ROW_TUNED].poison = c[ROW_CUB_SUM].poison = NULL; /* sums: timed, not checked here */
-    c[ROW_TUNED].check = c[ROW_CUB_SUM].check = NULL;
-    c[ROW_CUB].name = "cub::DeviceHistogram::HistogramEven";
+    const double bytes = (double)j->d.n * sample_bytes(type);
+    struct bf_bench b;
+    bf_bench_begin(&b, &histogram_family, mask, type, s, ctx, t);
+    /* sums: timed, not checked here */
+    bf_bench_ceiling(&b, "read stream (ceiling)", 0, bytes,
+                     (struct bf_job){run_read, j, NULL, NULL});
+    bf_bench_ceiling(&b, "cub::DeviceReduce::Sum (read ceiling)", 0, bytes,
+                     (struct bf_job){run_cub_sum, j, NULL, NULL});
     /* CUB reads uint16_t samples as such: at an odd address (the hw sizes'
      * offsets) that faults, so it sits those out. */
-    c[ROW_CUB].on = (uintptr_t)b->d.d_in % (uintptr_t)sample_bytes(type) == 0;
-
+    if ((uintptr_t)j->d.d_in % (uintptr_t)sample_bytes(type) == 0)
+        bf_bench_vendor(&b, "cub::DeviceHistogram::HistogramEven", 0, bytes,
+                        (struct bf_job){run_cub, j, poison_hist, check_hist});
+    bf_bench_variants(&b, bytes,
+                      (struct bf_variant_job){run_variant, j, poison_variant, check_variant});
     /* Data that fits in L2 stays there between repetitions: the update rate
      * of shared memory is then the limit, not DRAM. */
-    const int warm = bytes <= (double)ctx->dev->l2_bytes;
-    int failed = bf_bench_run(c, ROWS, ROW_CUB, &histogram_family, type, s, bytes, warm, ctx, t);
+    int failed = bf_bench_end(&b, bytes, bytes <= (double)ctx->dev->l2_bytes);
 
-    BF_CHECK(cudaFree(b->d_sum));
-    BF_CHECK(cudaFree(b->cub_tmp));
-    BF_CHECK(cudaFree(b->sum_tmp));
-    data_free(&b->d);
-    free(b);
+    BF_CHECK(cudaFree(j->d_sum));
+    BF_CHECK(cudaFree(j->cub_tmp));
+    BF_CHECK(cudaFree(j->sum_tmp));
+    BF_CHECK(cudaFree(j->partial));
+    data_free(&j->d);
+    free(j);
     return failed;
 }
 

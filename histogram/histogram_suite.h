@@ -1,5 +1,5 @@
-/* What the histogram suite needs from CUDA C and C++: the inputs filled on
- * the device, and the comparator, cub::DeviceHistogram::HistogramEven. */
+/* What the histogram suite needs from CUDA C: the inputs filled on the
+ * device (its comparator: histogram_cub.h). */
 #ifndef BANKFREE_HISTOGRAM_SUITE_H
 #define BANKFREE_HISTOGRAM_SUITE_H
 
@@ -18,12 +18,6 @@ extern "C" {
  * 2n bytes when bins is 4096, written byte by byte: out may be odd). */
 cudaError_t histogram_fill(void *out, int64_t n, int bins, enum histogram_input input,
                            uint64_t seed, cudaStream_t stream);
-
-/* CUB's histogram of n samples into `bins` bins: 257 levels over [0, 256) for
- * bytes, 4097 levels over [0, 65536) for 16-bit samples. Call once with tmp
- * NULL to learn *tmp_bytes, as with CUB. */
-cudaError_t histogram_cub(int bins, uint32_t *hist, const void *in, int64_t n, void *tmp,
-                          size_t *tmp_bytes, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

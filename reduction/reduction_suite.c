@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "common/bench.h"
+#include "common/ceilings.h"
 #include "common/check.h"
 #include "common/data.h"
 #include "common/registry.h"
 #include "common/validate.h"
 #include "reduction/reduction.h"
-#include "reduction/reduction_cub.h"
 #include "reduction/reduction_layout.h"
 #include "reduction/reduction_model.h"
 #include "reduction/reduction_ref.h"
@@ -184,98 +184,81 @@ static int reduction_test(int variant, int type, const struct bf_size *s, uint64
 
 /* ---- benchmark ---- */
 
-struct job {
-    const struct data *d;
-    int variant; /* a reduction_variant, or -1 for CUB */
-    void *copy;  /* the copy's destination */
+struct bench {
+    struct data d;
+    void *copy; /* the copy ceiling's destination */
 };
 
-static cudaError_t run_variant(void *arg, cudaStream_t stream)
+static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return run_sum(j->d, (enum reduction_variant)j->variant, stream);
+    return run_sum(&((const struct bench *)arg)->d, (enum reduction_variant)variant, stream);
 }
 
 static cudaError_t run_cub(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    size_t bytes = j->d->cub_bytes;
-    if (j->d->type == TYPE_F32)
-        return reduction_cub_sum_f32(j->d->d_sum, j->d->d_in, j->d->n, j->d->cub_work, &bytes,
-                                     stream);
-    return reduction_cub_sum_i32(j->d->d_sum, j->d->d_in, j->d->n, j->d->cub_work, &bytes, stream);
+    const struct data *d = &((const struct bench *)arg)->d;
+    size_t bytes = d->cub_bytes;
+    if (d->type == TYPE_F32)
+        return bf_cub_sum_f32(d->d_sum, d->d_in, d->n, d->cub_work, &bytes, stream);
+    return bf_cub_sum_i32(d->d_sum, d->d_in, d->n, d->cub_work, &bytes, stream);
 }
 
 static cudaError_t run_copy(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return cudaMemcpyAsync(j->copy, j->d->d_in, 4 * (size_t)j->d->n, cudaMemcpyDeviceToDevice,
-                           stream);
+    const struct bench *j = arg;
+    return bf_copy_ceiling(j->copy, j->d.d_in, 4 * (size_t)j->d.n, stream);
 }
 
-static cudaError_t poison_job(void *arg)
+static cudaError_t poison_sum(void *arg)
 {
-    const struct job *j = arg;
-    return poison(j->d);
+    return poison(&((const struct bench *)arg)->d);
+}
+static cudaError_t poison_variant(void *arg, int variant)
+{
+    (void)variant;
+    return poison_sum(arg);
+}
+
+/* A variant's sum, within the bound of its own tree's depth. */
+static int check_variant(void *arg, int variant, char *why, size_t len)
+{
+    const struct data *d = &((const struct bench *)arg)->d;
+    return check_sum(d, reduction_depth((enum reduction_variant)variant, d->n), why, len);
 }
 
 /* CUB adds in its own order; its chains are far shorter than this depth on any
  * grid it picks, and a wrong sum is still off by orders of magnitude more. */
-static int check_job(void *arg, char *why, size_t len)
+static int check_cub(void *arg, char *why, size_t len)
 {
-    const struct job *j = arg;
-    int64_t depth = j->variant >= 0 ? reduction_depth((enum reduction_variant)j->variant, j->d->n)
-                                    : j->d->n / 4096 + 4096;
-    return check_sum(j->d, depth, why, len);
+    const struct data *d = &((const struct bench *)arg)->d;
+    return check_sum(d, d->n / 4096 + 4096, why, len);
 }
-
-enum { ROW_COPY, ROW_CUB, ROW_VARIANT0, ROWS = ROW_VARIANT0 + REDUCTION_VARIANTS };
 
 static int reduction_bench(unsigned mask, int type, const struct bf_size *s,
                            const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
-    struct data d;
+    struct bench j;
     const int64_t n = s->dim[0];
-    data_init(&d, type, n, 0, ctx->seed);
-    void *copy;
-    BF_CHECK(cudaMalloc(&copy, 4 * (size_t)(n ? n : 1)));
+    data_init(&j.d, type, n, 0, ctx->seed);
+    BF_CHECK(cudaMalloc(&j.copy, 4 * (size_t)(n ? n : 1)));
     if (type == TYPE_F32)
-        BF_CHECK(reduction_cub_sum_f32(d.d_sum, d.d_in, n, NULL, &d.cub_bytes, 0));
+        BF_CHECK(bf_cub_sum_f32(j.d.d_sum, j.d.d_in, n, NULL, &j.d.cub_bytes, 0));
     else
-        BF_CHECK(reduction_cub_sum_i32(d.d_sum, d.d_in, n, NULL, &d.cub_bytes, 0));
-    BF_CHECK(cudaMalloc(&d.cub_work, d.cub_bytes ? d.cub_bytes : 1));
+        BF_CHECK(bf_cub_sum_i32(j.d.d_sum, j.d.d_in, n, NULL, &j.d.cub_bytes, 0));
+    BF_CHECK(cudaMalloc(&j.d.cub_work, j.d.cub_bytes ? j.d.cub_bytes : 1));
 
-    struct job jobs[ROWS];
-    struct bf_contender c[ROWS];
     const double bytes = 4.0 * (double)n; /* read once; the copy also writes them */
-    for (int r = 0; r < ROWS; ++r) {
-        jobs[r] = (struct job){&d, r - ROW_VARIANT0, copy};
-        c[r] = (struct bf_contender){.on = 1,
-                                     .variant = r - ROW_VARIANT0,
-                                     .bytes = bytes,
-                                     .run = run_variant,
-                                     .arg = &jobs[r],
-                                     .poison = poison_job,
-                                     .check = check_job};
-    }
-    c[ROW_COPY] = (struct bf_contender){.name = "copy (ceiling)",
-                                        .on = 1,
-                                        .variant = -1,
-                                        .ceiling = 1,
-                                        .bytes = 2 * bytes,
-                                        .run = run_copy,
-                                        .arg = &jobs[0]};
-    c[ROW_CUB].name = "cub::DeviceReduce::Sum";
-    c[ROW_CUB].variant = -1;
-    c[ROW_CUB].run = run_cub;
-    for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
-        c[ROW_VARIANT0 + v].name = variants[v].name;
-        c[ROW_VARIANT0 + v].on = (int)(mask >> v & 1u);
-    }
-    int failed = bf_bench_run(c, ROWS, ROW_CUB, &reduction_family, type, s, bytes, 0, ctx, t);
+    struct bf_bench b;
+    bf_bench_begin(&b, &reduction_family, mask, type, s, ctx, t);
+    bf_bench_ceiling(&b, "copy (ceiling)", 0, 2 * bytes, (struct bf_job){run_copy, &j, NULL, NULL});
+    bf_bench_vendor(&b, "cub::DeviceReduce::Sum", 0, bytes,
+                    (struct bf_job){run_cub, &j, poison_sum, check_cub});
+    bf_bench_variants(&b, bytes,
+                      (struct bf_variant_job){run_variant, &j, poison_variant, check_variant});
+    int failed = bf_bench_end(&b, bytes, 0);
 
-    BF_CHECK(cudaFree(copy));
-    data_free(&d);
+    BF_CHECK(cudaFree(j.copy));
+    data_free(&j.d);
     return failed;
 }
 

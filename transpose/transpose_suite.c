@@ -8,6 +8,7 @@
 #include <cublas_v2.h>
 
 #include "common/bench.h"
+#include "common/ceilings.h"
 #include "common/check.h"
 #include "common/data.h"
 #include "common/registry.h"
@@ -117,23 +118,22 @@ static int transpose_test(int variant, int type, const struct bf_size *s, uint64
 
 /* ---- benchmark ---- */
 
-struct job {
-    const struct buffers *b;
-    enum transpose_variant variant;
+struct bench {
+    struct buffers b;
     cublasHandle_t cublas;
-    const float *want; /* what out must hold after a run */
 };
 
-static cudaError_t run_variant(void *arg, cudaStream_t stream)
+static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return transpose_f32(j->variant, j->b->d_out, j->b->d_in, j->b->rows, j->b->cols, stream);
+    const struct buffers *b = &((const struct bench *)arg)->b;
+    return transpose_f32((enum transpose_variant)variant, b->d_out, b->d_in, b->rows, b->cols,
+                         stream);
 }
 
 static cudaError_t run_copy(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
-    return cudaMemcpyAsync(j->b->d_out, j->b->d_in, j->b->bytes, cudaMemcpyDeviceToDevice, stream);
+    const struct buffers *b = &((const struct bench *)arg)->b;
+    return bf_copy_ceiling(b->d_out, b->d_in, b->bytes, stream);
 }
 
 /* Row-major in (rows x cols) is column-major A (cols x rows, lda = cols);
@@ -141,13 +141,13 @@ static cudaError_t run_copy(void *arg, cudaStream_t stream)
  * C = 1 * A^T + 0 * C, in place on C as cuBLAS allows. */
 static cudaError_t run_cublas(void *arg, cudaStream_t stream)
 {
-    const struct job *j = arg;
+    const struct bench *j = arg;
     const float one = 1.0f, zero = 0.0f;
-    int m = (int)j->b->rows, n = (int)j->b->cols;
+    int m = (int)j->b.rows, n = (int)j->b.cols;
     cublasStatus_t st = cublasSetStream(j->cublas, stream);
     if (st == CUBLAS_STATUS_SUCCESS)
-        st = cublasSgeam(j->cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, j->b->d_in, n, &zero,
-                         j->b->d_out, m, j->b->d_out, m);
+        st = cublasSgeam(j->cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, j->b.d_in, n, &zero,
+                         j->b.d_out, m, j->b.d_out, m);
     if (st != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "bankfree: cublasSgeam: %s\n", cublasGetStatusString(st));
         return cudaErrorUnknown;
@@ -157,58 +157,54 @@ static cudaError_t run_cublas(void *arg, cudaStream_t stream)
 
 static cudaError_t poison_output(void *arg)
 {
-    const struct job *j = arg;
-    return bf_poison(j->b->d_out, j->b->bytes, 0);
+    const struct buffers *b = &((const struct bench *)arg)->b;
+    return bf_poison(b->d_out, b->bytes, 0);
 }
-
-static int check_job(void *arg, char *why, size_t len)
+static cudaError_t poison_variant(void *arg, int variant)
 {
-    const struct job *j = arg;
-    return check_output(j->b, j->want, why, len);
+    (void)variant;
+    return poison_output(arg);
 }
 
-enum { ROW_COPY, ROW_CUBLAS, ROW_VARIANT0, ROWS = ROW_VARIANT0 + TRANSPOSE_VARIANTS };
+static int check_transposed(void *arg, char *why, size_t len)
+{
+    const struct buffers *b = &((const struct bench *)arg)->b;
+    return check_output(b, b->ref, why, len);
+}
+static int check_variant(void *arg, int variant, char *why, size_t len)
+{
+    (void)variant;
+    return check_transposed(arg, why, len);
+}
+
+static int check_copied(void *arg, char *why, size_t len)
+{
+    const struct buffers *b = &((const struct bench *)arg)->b;
+    return check_output(b, b->in, why, len);
+}
 
 static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
                            const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
-    struct buffers b;
-    buffers_init(&b, s, ctx->seed);
-    cublasHandle_t cublas;
-    BF_CHECK_STATUS(cublasCreate(&cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
+    struct bench j;
+    buffers_init(&j.b, s, ctx->seed);
+    BF_CHECK_STATUS(cublasCreate(&j.cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
                     "cuBLAS could not start");
+    const double moved = 2.0 * (double)j.b.bytes; /* read once, written once */
+    struct bf_bench b;
+    bf_bench_begin(&b, &transpose_family, mask, type, s, ctx, t);
+    bf_bench_ceiling(&b, "copy (ceiling)", 0, moved,
+                     (struct bf_job){run_copy, &j, poison_output, check_copied});
+    if (j.b.rows <= 0x7fffffff && j.b.cols <= 0x7fffffff) /* cuBLAS takes int */
+        bf_bench_vendor(&b, "cublasSgeam", 0, moved,
+                        (struct bf_job){run_cublas, &j, poison_output, check_transposed});
+    bf_bench_variants(&b, moved,
+                      (struct bf_variant_job){run_variant, &j, poison_variant, check_variant});
+    int failed = bf_bench_end(&b, moved, 0);
 
-    struct job jobs[ROWS];
-    struct bf_contender c[ROWS];
-    const double moved = 2.0 * (double)b.bytes; /* read once, written once */
-    for (int r = 0; r < ROWS; ++r) {
-        jobs[r] = (struct job){&b, (enum transpose_variant)(r - ROW_VARIANT0), cublas, b.ref};
-        c[r] = (struct bf_contender){.on = 1,
-                                     .variant = r - ROW_VARIANT0,
-                                     .bytes = moved,
-                                     .run = run_variant,
-                                     .arg = &jobs[r],
-                                     .poison = poison_output,
-                                     .check = check_job};
-    }
-    c[ROW_COPY].name = "copy (ceiling)";
-    c[ROW_COPY].variant = -1;
-    c[ROW_COPY].ceiling = 1;
-    c[ROW_COPY].run = run_copy;
-    jobs[ROW_COPY].want = b.in;
-    c[ROW_CUBLAS].name = "cublasSgeam";
-    c[ROW_CUBLAS].variant = -1;
-    c[ROW_CUBLAS].run = run_cublas;
-    c[ROW_CUBLAS].on = b.rows <= 0x7fffffff && b.cols <= 0x7fffffff; /* cuBLAS takes int */
-    for (int v = 0; v < TRANSPOSE_VARIANTS; ++v) {
-        c[ROW_VARIANT0 + v].name = variants[v].name;
-        c[ROW_VARIANT0 + v].on = (int)(mask >> v & 1u);
-    }
-    int failed = bf_bench_run(c, ROWS, ROW_CUBLAS, &transpose_family, type, s, moved, 0, ctx, t);
-
-    BF_CHECK_STATUS(cublasDestroy(cublas) == CUBLAS_STATUS_SUCCESS, "cublasDestroy",
+    BF_CHECK_STATUS(cublasDestroy(j.cublas) == CUBLAS_STATUS_SUCCESS, "cublasDestroy",
                     "cuBLAS could not stop");
-    buffers_free(&b);
+    buffers_free(&j.b);
     return failed;
 }
 

@@ -12,11 +12,11 @@
 
 #define ITER 64
 
-static __host__ __device__ uint32_t row_of(int l)
+[[maybe_unused]] static __host__ __device__ uint32_t row_of(int l)
 {
     return (uint32_t)l / 8u;
 }
-static __host__ __device__ uint32_t chunk_of(int l)
+[[maybe_unused]] static __host__ __device__ uint32_t chunk_of(int l)
 {
     return (uint32_t)l % 8u;
 }

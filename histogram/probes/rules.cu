@@ -104,6 +104,7 @@ template <int P> static void fill(kfn *k)
 
 int main(int argc, char **argv)
 {
+    (void)argv;
     int timing = argc > 1;
     kfn k[NP][NO];
     fill<0>(k[0]);

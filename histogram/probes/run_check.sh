@@ -11,7 +11,7 @@ out=${OUT:-out}
 mkdir -p "$out"
 dir=histogram/probes
 nvcc -O3 -arch=sm_90 -o "$out/rules" $dir/rules.cu
-nvcc -O3 -std=c++17 -arch=sm_90 -I. -o "$out/sweep" $dir/sweep.cu reduction/reduction.cu common/check.c
+nvcc -O3 -std=c++17 -arch=sm_90 -I. -o "$out/sweep" $dir/sweep.cu common/ceilings.cu common/check.c
 ncu --clock-control none --csv --metrics \
     smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum \
     "$out/rules" >"$out/rules_ncu.csv"

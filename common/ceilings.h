@@ -1,0 +1,40 @@
+/* The comparators that more than one family is timed against (a family's
+ * own stay in its folder): the copy ceiling of transpose, reduction and
+ * aes_lut, and the read ceilings and CUB's sum of reduction and histogram.
+ * The runner's, not the kernel library's. */
+#ifndef BANKFREE_CEILINGS_H
+#define BANKFREE_CEILINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A device-to-device copy of `bytes` (cudaMemcpyAsync): it reads and writes
+ * them, the ceiling of a kernel that does both. */
+cudaError_t bf_copy_ceiling(void *dst, const void *src, size_t bytes, cudaStream_t stream);
+
+/* A read-only stream over the whole 4-byte words of in[0, bytes): each block
+ * of 512 threads sums 8192 of them from 16-byte loads, 4 in flight a thread
+ * (as the reduction family's tuned kernel reads), and writes its sum to
+ * partial[block], bf_read_ceiling_blocks(bytes) words; the ceiling of a
+ * kernel that only reads. `in` must be 16-byte aligned. */
+int64_t bf_read_ceiling_blocks(size_t bytes);
+cudaError_t bf_read_ceiling(uint32_t *partial, const void *in, size_t bytes, cudaStream_t stream);
+
+/* cub::DeviceReduce::Sum of n values, as a user would call it: with tmp NULL
+ * it sets *tmp_bytes, the temporary storage to give it next. */
+cudaError_t bf_cub_sum_f32(float *out, const float *in, int64_t n, void *tmp, size_t *tmp_bytes,
+                           cudaStream_t stream);
+cudaError_t bf_cub_sum_i32(int32_t *out, const int32_t *in, int64_t n, void *tmp, size_t *tmp_bytes,
+                           cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
