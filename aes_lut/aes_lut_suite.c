@@ -248,7 +248,7 @@ static int aes_lut_test(int variant, int type, const struct bf_size *s, uint64_t
     struct data d;
     data_init(&d, type, s, seed);
     BF_CHECK(prepare(&d));
-    cudaError_t err = run(&d, (enum aes_lut_variant)variant, 0);
+    cudaError_t err = BF_PROFILED(run(&d, (enum aes_lut_variant)variant, 0));
     int bad;
     if (d.refused) {
         bad = err != cudaErrorInvalidValue;

@@ -325,30 +325,45 @@ void bf_site_merge(struct bf_site *s, const struct bf_site *o, uint64_t count)
         s->worst = o->worst;
 }
 
+enum bf_op_class bf_op_class(enum bf_op op)
+{
+    switch (op) {
+    case BF_STORE:
+    case BF_CP_ASYNC:
+        return BF_CLASS_ST;
+    case BF_RED:
+        return BF_CLASS_ATOM;
+    case BF_LDC:
+        return BF_CLASS_LDC;
+    case BF_TMA:
+        return BF_CLASS_NONE;
+    case BF_LOAD:
+    case BF_LDMATRIX:
+    case BF_WGMMA:
+        break;
+    }
+    return BF_CLASS_LD;
+}
+
 struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n)
 {
-    enum { LOADS, STORES, ATOMS, LDC };
-    uint64_t wf[4] = {0, 0, 0, 0}, ideal[4] = {0, 0, 0, 0};
+    uint64_t wf[BF_CLASS_NONE] = {0}, ideal[BF_CLASS_NONE] = {0};
     for (int i = 0; i < n; ++i) {
-        enum bf_op op = sites[i].access.op;
-        if (op == BF_TMA)
-            continue; /* the copy engine's: no LSU wavefront */
-        int k = op == BF_STORE || op == BF_CP_ASYNC ? STORES
-                : op == BF_RED                      ? ATOMS
-                : op == BF_LDC                      ? LDC
-                                                    : LOADS;
+        enum bf_op_class k = bf_op_class(sites[i].access.op);
+        if (k == BF_CLASS_NONE)
+            continue;
         wf[k] += sites[i].wavefronts;
         ideal[k] += sites[i].ideal;
     }
-    double ways[4];
-    for (int k = 0; k < 4; ++k)
+    double ways[BF_CLASS_NONE];
+    for (int k = 0; k < BF_CLASS_NONE; ++k)
         ways[k] = ideal[k] ? (double)wf[k] / (double)ideal[k] : 0;
-    struct bf_launch_ways w = {.ld = ways[LOADS],
-                               .st = ways[STORES],
-                               .atom = ways[ATOMS],
-                               .ldc = ways[LDC],
-                               .ld_wavefronts = wf[LOADS],
-                               .st_wavefronts = wf[STORES],
-                               .atom_wavefronts = wf[ATOMS]};
+    struct bf_launch_ways w = {.ld = ways[BF_CLASS_LD],
+                               .st = ways[BF_CLASS_ST],
+                               .atom = ways[BF_CLASS_ATOM],
+                               .ldc = ways[BF_CLASS_LDC],
+                               .ld_wavefronts = wf[BF_CLASS_LD],
+                               .st_wavefronts = wf[BF_CLASS_ST],
+                               .atom_wavefronts = wf[BF_CLASS_ATOM]};
     return w;
 }

@@ -52,6 +52,7 @@ enum bf_op {
                   * wavefront counter sees it; a request is one box, its
                   * wavefronts the 128-byte lines it fills (bf_site_add_tma) */
 };
+#define BF_OPS (BF_TMA + 1)
 
 struct bf_access {
     enum bf_op op;
@@ -123,12 +124,16 @@ static inline struct bf_access bf_tma(void)
 }
 
 /* "ld", "st", "red", "ldmatrix", "ldgsts", "ldc", "gmma" or "tma", the op
- * column of the model's tables. ncu counts red.shared under its _op_atom
- * counters, ldmatrix under _op_ldsm (SASS) or _op_ld (pipe), cp.async under
- * _op_ldgsts (SASS) and wgmma's reads under _op_gmma (SASS and pipe); see
- * docs/bank-rules.md. ldc is no shared-memory wavefront, tma none that a
- * counter sees. */
+ * column of the model's tables. Which of ncu's counters sees each is
+ * bf_op_counters (common/counters.h, `bankfree counters`). */
 const char *bf_op_name(enum bf_op op);
+
+/* Where an op's wavefronts are summed in a launch's ways (bf_sites_ways) and
+ * the bench's ld/st/atom columns: loads (ld, ldmatrix, wgmma's reads),
+ * stores (st, cp.async), shared atomics (red), the constant cache (ldc), or
+ * none (tma: the copy engine's, no LSU wavefront). */
+enum bf_op_class { BF_CLASS_LD, BF_CLASS_ST, BF_CLASS_ATOM, BF_CLASS_LDC, BF_CLASS_NONE };
+enum bf_op_class bf_op_class(enum bf_op op);
 
 /* Wavefronts for one warp-wide instruction. addr holds each lane's byte
  * address in shared memory; lanes outside the active mask take no part (a
@@ -156,9 +161,7 @@ struct bf_site {
 /* A site with nothing counted yet. */
 static inline struct bf_site bf_site_new(const char *name, struct bf_access access)
 {
-    struct bf_site s = {0};
-    s.name = name;
-    s.access = access;
+    struct bf_site s = {name, access, 0, 0, 0, 0, {0}, 0};
     return s;
 }
 
@@ -221,9 +224,8 @@ void bf_site_merge(struct bf_site *site, const struct bf_site *other, uint64_t c
  * has none. TMA's writes are in none (no LSU wavefront counts them). */
 struct bf_launch_ways {
     double ld, st, atom, ldc;
-    /* the wavefronts themselves, as ncu's SASS counters sum them: loads with
-     * ldmatrix and wgmma (_op_ld + _op_ldsm + _op_gmma), stores with
-     * cp.async (_op_st + _op_ldgsts), shared atomics (_op_atom) */
+    /* the wavefronts themselves, by bf_op_class: as ncu's SASS counters of
+     * the class's ops sum them (the bench's --counters columns) */
     uint64_t ld_wavefronts, st_wavefronts, atom_wavefronts;
 };
 struct bf_launch_ways bf_sites_ways(const struct bf_site *sites, int n);

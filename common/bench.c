@@ -17,7 +17,8 @@ const char *const bf_bench_counter_columns[] = {
     "ncu_ld", "ncu_st", "ncu_atom", "pipe_ld", "pipe_st", "pipe_atom", "ncu_vs_model_pct", NULL};
 
 /* ncu's wavefronts of a variant beside the model's `w` (--counters): SASS and
- * pipe, loads, stores and atomics, and how far SASS is from the model: 100
+ * pipe, loads, stores and atomics (each the sum of its class's ops:
+ * bf_op_class, bf_op_counters), and how far SASS is from the model: 100
  * (ncu / model - 1) in the class furthest off (0: equal in every class). */
 static void counter_cells(struct bf_table *t, const struct bf_counted *n,
                           const struct bf_launch_ways *w)
@@ -27,9 +28,14 @@ static void counter_cells(struct bf_table *t, const struct bf_counted *n,
             bf_table_none(t);
         return;
     }
-    const double *v = n->value;
-    const double sass[3] = {v[BF_SASS_LD] + v[BF_SASS_LDSM] + v[BF_SASS_GMMA],
-                            v[BF_SASS_ST] + v[BF_SASS_LDGSTS], v[BF_SASS_ATOM]};
+    double sass[3] = {0, 0, 0}, pipe[3] = {0, 0, 0};
+    for (int op = 0; op < BF_OPS; ++op) {
+        const enum bf_op_class k = bf_op_class((enum bf_op)op);
+        if (k <= BF_CLASS_ATOM) {
+            sass[k] += n->sass[op];
+            pipe[k] += n->pipe[op];
+        }
+    }
     const double model[3] = {(double)w->ld_wavefronts, (double)w->st_wavefronts,
                              (double)w->atom_wavefronts};
     double worst = 0;
@@ -40,9 +46,8 @@ static void counter_cells(struct bf_table *t, const struct bf_counted *n,
     }
     for (int k = 0; k < 3; ++k)
         bf_table_num(t, "%.0f", sass[k]);
-    bf_table_num(t, "%.0f", v[BF_PIPE_LD] + v[BF_PIPE_GMMA]);
-    bf_table_num(t, "%.0f", v[BF_PIPE_ST]);
-    bf_table_num(t, "%.0f", v[BF_PIPE_ATOM]);
+    for (int k = 0; k < 3; ++k)
+        bf_table_num(t, "%.0f", pipe[k]);
     bf_table_num(t, "%.2f", worst);
 }
 
@@ -148,8 +153,9 @@ static int check_contender(const struct bf_bench_contender *c, char *why, size_t
 }
 
 /* The counting pass (ctx->counting): each variant once, as the bench checks
- * it before timing, between two markers for ncu (what runs between them is
- * the variant's, whatever its kernels are named), and listed. */
+ * it before timing, inside the range ncu profiles after a marker (what ncu
+ * sees from one marker to the next is the variant's, whatever its kernels are
+ * named), and listed. */
 static int count_variants(struct bf_bench *b, const char *size)
 {
     char why[256];
@@ -161,17 +167,17 @@ static int count_variants(struct bf_bench *b, const char *size)
         struct launch l = {c};
         BF_CHECK(poison_contender(c));
         BF_CHECK(cudaDeviceSynchronize());
+        bf_profiled_begin();
         BF_CHECK(bf_counters_mark(0));
-        BF_CHECK(run_contender(&l, 0));
-        BF_CHECK(bf_counters_mark(0));
+        BF_CHECK(bf_profiled_end(run_contender(&l, 0)));
         BF_CHECK(cudaDeviceSynchronize());
         if (check_contender(c, why, sizeof why) > 0) {
             fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", b->family->name, c->name,
                     b->family->types[b->type], size, why);
             failed = 1;
         }
-        fprintf(b->ctx->counting, "%s\t%s\t%s\t%s\n" BF_COUNTERS_NONE "\n", b->family->name,
-                b->family->types[b->type], size, c->name);
+        fprintf(b->ctx->counting, "%s\t%s\t%s\t%s\n", b->family->name, b->family->types[b->type],
+                size, c->name);
     }
     return failed;
 }

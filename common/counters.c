@@ -9,24 +9,36 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nvtx3/nvToolsExt.h>
+
 #include "common/check.h"
 
 #define SASS "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
 #define PIPE "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
 
-const char *const bf_counter_metric[BF_COUNTERS] = {
-    [BF_SASS_LD] = SASS "ld.sum",
-    [BF_SASS_ST] = SASS "st.sum",
-    [BF_SASS_ATOM] = SASS "atom.sum",
-    [BF_SASS_LDSM] = SASS "ldsm.sum",
-    [BF_SASS_LDGSTS] = SASS "ldgsts.sum",
-    [BF_PIPE_LD] = PIPE "ld.sum",
-    [BF_PIPE_ST] = PIPE "st.sum",
-    [BF_PIPE_ATOM] = PIPE "atom.sum",
+const struct bf_op_counter bf_op_counters[BF_OPS] = {
+    [BF_LOAD] = {"ld", SASS "ld.sum", PIPE "ld.sum", 0},
+    [BF_STORE] = {"st", SASS "st.sum", PIPE "st.sum", 0},
+    [BF_RED] = {"atom", SASS "atom.sum", PIPE "atom.sum", 0},
+    [BF_LDMATRIX] = {"ldsm", SASS "ldsm.sum", NULL, 0},
+    [BF_CP_ASYNC] = {"ldgsts", SASS "ldgsts.sum", NULL, 0},
+    [BF_LDC] = {NULL, NULL, NULL, 0},
     /* wgmma's reads: counted per SM, not per sub-partition, on the SASS side */
-    [BF_SASS_GMMA] = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
-    [BF_PIPE_GMMA] = PIPE "gmma.sum",
+    [BF_WGMMA] = {"gmma", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+                  PIPE "gmma.sum", 0},
+    [BF_TMA] = {"tma", "sm__sass_inst_executed_op_tma.sum", NULL, 1},
 };
+
+void bf_profiled_begin(void)
+{
+    nvtxRangePushA(BF_PROFILED_RANGE);
+}
+
+cudaError_t bf_profiled_end(cudaError_t err)
+{
+    nvtxRangePop();
+    return err;
+}
 
 #define MARK "bankfree_counters_mark"
 
@@ -191,14 +203,19 @@ int bf_counters_parse(FILE *log, FILE *list, struct bf_counters *out, char *why,
         if (group >= out->n)
             return bf_fail(why, len, "ncu saw %d markers, the pass listed %d variants", group + 1,
                            out->n);
-        for (int c = 0; c < BF_COUNTERS; ++c) {
-            if (strcmp(field[metric], bf_counter_metric[c]) != 0)
+        for (int op = 0; op < BF_OPS; ++op) {
+            const struct bf_op_counter *m = &bf_op_counters[op];
+            double *sum = m->sass && strcmp(field[metric], m->sass) == 0 ? &out->row[group].sass[op]
+                          : m->pipe && strcmp(field[metric], m->pipe) == 0
+                              ? &out->row[group].pipe[op]
+                              : NULL;
+            if (sum == NULL)
                 continue;
             double v;
             if (parse_count(field[value], &v) != 0)
                 return bf_fail(why, len, "ncu's CSV: %s is '%s', not a count", field[metric],
                                field[value]);
-            out->row[group].value[c] += v;
+            *sum += v;
         }
     }
     if (group + 1 != out->n)
@@ -253,47 +270,37 @@ static int temp_file(char *path, size_t len, const char *what)
     return 0;
 }
 
-int bf_counters_measure(const char *ncu, int argc, char **argv, const char *const *prefixes,
-                        int nprefixes, uint64_t seed, struct bf_counters *out, char *why,
-                        size_t len)
+int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed,
+                        struct bf_counters *out, char *why, size_t len)
 {
-    char log_path[512], list_path[512], out_path[512], self[4096], filter[1024], metrics[2048];
+    char log_path[512], list_path[512], out_path[512], self[4096], metrics[2048];
     char seed_text[32];
     memset(out, 0, sizeof *out);
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return bf_fail(why, len, "--counters: cannot find this program (/proc/self/exe)");
     self[n] = '\0';
-    int at = snprintf(filter, sizeof filter, "regex:^(" MARK);
-    for (int i = 0; i < nprefixes && at < (int)sizeof filter; ++i)
-        at += snprintf(filter + at, sizeof filter - (size_t)at, "|%s_", prefixes[i]);
-    snprintf(filter + at, sizeof filter - (size_t)at, ")");
-    at = 0;
-    for (int c = 0; c < BF_COUNTERS; ++c)
-        at += snprintf(metrics + at, sizeof metrics - (size_t)at, "%s%s", c ? "," : "",
-                       bf_counter_metric[c]);
+    int at = 0;
+    for (int op = 0; op < BF_OPS; ++op)
+        for (int k = 0; k < 2; ++k) {
+            const char *m = k ? bf_op_counters[op].pipe : bf_op_counters[op].sass;
+            if (m != NULL)
+                at += snprintf(metrics + at, sizeof metrics - (size_t)at, "%s%s", at ? "," : "", m);
+        }
     snprintf(seed_text, sizeof seed_text, "%" PRIu64, seed);
     if (temp_file(log_path, sizeof log_path, "ncu") != 0 ||
         temp_file(list_path, sizeof list_path, "list") != 0 ||
         temp_file(out_path, sizeof out_path, "out") != 0)
         return bf_fail(why, len, "--counters: cannot make a temporary file: %s", strerror(errno));
 
-    enum { FIXED = 12 };
+    enum { FIXED = 13 };
     char **args = calloc((size_t)argc + FIXED, sizeof *args);
     if (args == NULL)
         return bf_fail(why, len, "out of memory");
-    const char *fixed[FIXED] = {ncu,
-                                "--csv",
-                                "--log-file",
-                                log_path,
-                                "--clock-control",
-                                "none",
-                                "--kernel-name",
-                                filter,
-                                "--metrics",
-                                metrics,
-                                self,
-                                NULL};
+    const char *fixed[FIXED] = {
+        ncu,      "--csv",          "--log-file",          log_path,    "--clock-control", "none",
+        "--nvtx", "--nvtx-include", BF_PROFILED_RANGE "/", "--metrics", metrics,           self,
+        NULL};
     int k = 0;
     for (; fixed[k] != NULL; ++k)
         args[k] = (char *)fixed[k];

@@ -1,9 +1,10 @@
 /* Shared-memory wavefronts measured on the GPU, for the bench (`--counters`):
  * the bench runs itself again under Nsight Compute (ncu), with the same
  * options and seed, so the same inputs; in that pass each variant runs once,
- * the launch the bench times, after a marker kernel that tells ncu's rows
- * of one variant from the next. ncu reads the SASS wavefront counters (exact:
- * docs/bank-rules.md) and the data pipe's beside them. */
+ * the launch the bench times, inside the NVTX range ncu profiles and after a
+ * marker kernel that tells ncu's rows of one variant from the next: a
+ * variant's kernels may have any name. ncu reads the SASS wavefront counters
+ * (exact: docs/bank-rules.md) and the data pipe's beside them. */
 #ifndef BANKFREE_COUNTERS_H
 #define BANKFREE_COUNTERS_H
 
@@ -13,32 +14,28 @@
 
 #include <cuda_runtime_api.h>
 
+#include "common/bank_model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ncu's counters read, in this order. SASS: loads, stores, atomics (red.shared
- * too), ldmatrix, cp.async; the data pipe: loads (ldmatrix included), stores,
- * atomics; wgmma's operand reads, SASS and pipe. */
-enum bf_counter {
-    BF_SASS_LD,
-    BF_SASS_ST,
-    BF_SASS_ATOM,
-    BF_SASS_LDSM,
-    BF_SASS_LDGSTS,
-    BF_PIPE_LD,
-    BF_PIPE_ST,
-    BF_PIPE_ATOM,
-    BF_SASS_GMMA,
-    BF_PIPE_GMMA,
-    BF_COUNTERS
+/* What ncu counts of each of the model's ops: the one map, read by the
+ * bench's --counters and by tests/hw_check.sh (through `bankfree counters`).
+ * The SASS counters are exact (docs/bank-rules.md); the data pipe's, where an
+ * op has one, is printed beside them. */
+struct bf_op_counter {
+    const char *ncu_op; /* ncu's name of the op (_op_NAME); NULL: no counter sees it (ldc) */
+    const char *sass;   /* the SASS counter the model is held to */
+    const char *pipe;   /* the data pipe's counter, or NULL (ldmatrix: the pipe books it as ld) */
+    int by_requests;    /* 1: held by the model's requests (tma: instructions), not wavefronts */
 };
-extern const char *const bf_counter_metric[BF_COUNTERS]; /* ncu's metric names */
+extern const struct bf_op_counter bf_op_counters[BF_OPS]; /* by enum bf_op */
 
-/* One variant's counts, summed over the kernels of its run. */
+/* One variant's counts by op, summed over the kernels of its run. */
 struct bf_counted {
     char family[32], type[32], size[64], variant[64];
-    double value[BF_COUNTERS];
+    double sass[BF_OPS], pipe[BF_OPS];
 };
 
 struct bf_counters {
@@ -52,20 +49,16 @@ struct bf_counters {
  * comes in BF_COUNTERS_SEED_ENV. */
 #define BF_COUNTERS_ENV      "BANKFREE_COUNTERS_PASS"
 #define BF_COUNTERS_SEED_ENV "BANKFREE_COUNTERS_SEED"
-/* The list line of a marker that closes a case: what follows it, up to the
- * next marker, is no variant's (the next case's set-up). */
-#define BF_COUNTERS_NONE     "-\t-\t-\t-"
 
 /* ncu's path: $BANKFREE_NCU, else ncu on PATH, else /usr/local/cuda/bin/ncu;
  * NULL if none is an executable file. */
 const char *bf_ncu_path(char *buf, size_t len);
 
 /* Runs this program (argv as given to main) again under ncu, profiling the
- * kernels whose names start with one of `prefixes` (family names, each with
- * "_" after it), and reads its counts. Returns 0, or -1 with one line of why. */
-int bf_counters_measure(const char *ncu, int argc, char **argv, const char *const *prefixes,
-                        int nprefixes, uint64_t seed, struct bf_counters *out, char *why,
-                        size_t len);
+ * kernels launched inside BF_PROFILED, and reads its counts. Returns 0, or
+ * -1 with one line of why. */
+int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed,
+                        struct bf_counters *out, char *why, size_t len);
 
 /* Reads ncu's CSV log (--csv --log-file) and the pass's list (pure C):
  * the rows after each marker kernel are summed into the next listed variant.
@@ -81,6 +74,16 @@ void bf_counters_free(struct bf_counters *c);
 /* In the pass: the marker before a variant's run (a kernel named
  * bankfree_counters_mark). */
 cudaError_t bf_counters_mark(cudaStream_t stream);
+
+/* The launches ncu profiles, in the bench's counting pass and under
+ * tests/hw_check.sh: BF_PROFILED(call) runs `call` (a launch returning
+ * cudaError_t) inside the NVTX range BF_PROFILED_RANGE, which those runs
+ * name to ncu (--nvtx --nvtx-include "bankfree/"); the inputs, checks and
+ * comparators run outside it and are not profiled. */
+#define BF_PROFILED_RANGE "bankfree"
+#define BF_PROFILED(call) (bf_profiled_begin(), bf_profiled_end(call))
+void bf_profiled_begin(void);
+cudaError_t bf_profiled_end(cudaError_t err);
 
 #ifdef __cplusplus
 }

@@ -56,11 +56,9 @@ struct bf_bench_ctx {
 #define BF_SIZES(set, array)                                                                       \
     .sizes[set] = (array), .nsizes[set] = (int)(sizeof(array) / sizeof *(array))
 
-/* Everything the runner knows of a family. Its kernels must be named
- * <family>_<variant> (transpose_padded), or <family>_kernel for one template
- * over the variants (histogram_kernel<V, ...>): the hw test profiles the
- * kernels whose names start with "<family>_", and no other kernel a test
- * launches may (name helpers otherwise: fill_histogram_input). */
+/* Everything the runner knows of a family. Its kernels may have any name:
+ * ncu profiles the launches its test and bench make inside BF_PROFILED
+ * (common/counters.h), and nothing else. */
 struct bf_family {
     const char *name;
     const char *summary;

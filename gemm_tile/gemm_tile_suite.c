@@ -304,7 +304,7 @@ static int gemm_tile_test(int variant, int type, const struct bf_size *s, uint64
     struct data d;
     data_init(&d, type, s, seed, 0);
     BF_CHECK(poison_c(&d));
-    cudaError_t err = run(&d, (enum gemm_tile_variant)variant, 0);
+    cudaError_t err = BF_PROFILED(run(&d, (enum gemm_tile_variant)variant, 0));
     int bad = 0;
     if (d.refused) {
         bad = err != cudaErrorInvalidValue;

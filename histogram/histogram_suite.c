@@ -159,7 +159,7 @@ static int histogram_test(int variant, int type, const struct bf_size *s, uint64
     BF_CHECK_STATUS(d != NULL, "malloc", "out of host memory");
     data_init(d, type, s, seed);
     BF_CHECK(bf_poison(d->d_hist, 4u * HISTOGRAM_U16_BINS, 0));
-    BF_CHECK(run(d, (enum histogram_variant)variant, 0));
+    BF_CHECK(BF_PROFILED(run(d, (enum histogram_variant)variant, 0)));
     BF_CHECK(cudaDeviceSynchronize());
     int bad = check(d, why, len);
     data_free(d);

@@ -175,7 +175,7 @@ static int reduction_test(int variant, int type, const struct bf_size *s, uint64
     const int64_t n = s->dim[0];
     data_init(&d, type, n, (int)(n % 4), seed);
     BF_CHECK(poison(&d));
-    BF_CHECK(run_sum(&d, (enum reduction_variant)variant, 0));
+    BF_CHECK(BF_PROFILED(run_sum(&d, (enum reduction_variant)variant, 0)));
     BF_CHECK(cudaDeviceSynchronize());
     int bad = check_sum(&d, reduction_depth((enum reduction_variant)variant, n), why, len);
     data_free(&d);

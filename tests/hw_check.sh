@@ -6,20 +6,19 @@
 # `bankfree test FAMILY/VARIANT --size S --seed SEED` must equal the bank
 # model's count for the same size and seed (`bankfree model ... --seed SEED`
 # replays the inputs test makes from it) on this GPU's SMs (`--sms N`, for
-# kernels whose grid follows the GPU). The model's ops map to ncu's counters:
-# ld to _op_ld, st to _op_st, red (shared atomics without a return value) to
-# _op_atom, ldmatrix to _op_ldsm, ldgsts (cp.async) to _op_ldgsts (exactly
-# where every copy is aligned, else at least the ideal and within 10% of the
-# model: docs/bank-rules.md, "cp.async"), gmma (wgmma's reads) to _op_gmma,
-# tma (TMA's boxes, which no wavefront counter sees) by instructions to
-# sm__sass_inst_executed_op_tma; ldc
-# (constant-cache loads, not shared memory) to none: not checked here. The pipe
-# counters of ld, st and atom are printed beside them: they also book the data
-# banks' arbitration with other L1 traffic, and run a few percent over once
-# blocks run in more than one wave (docs/bank-rules.md).
+# kernels whose grid follows the GPU). Which counter holds each of the model's
+# ops is the map `bankfree counters` prints (common/counters.c, the one that
+# bench --counters reads): wavefronts, or TMA's boxes by instructions; ldc
+# (the constant cache, not shared memory) has none and is not checked here;
+# cp.async is held exactly where every copy is aligned, else to at least the
+# ideal and within 10% of the model (docs/bank-rules.md, "cp.async"). The
+# pipe counters, where an op has one, are printed beside them: they also book
+# the data banks' arbitration with other L1 traffic, and run a few percent
+# over once blocks run in more than one wave (docs/bank-rules.md).
 #
-# ncu profiles the kernels whose names start with "FAMILY_": a family's kernels
-# must be named so (transpose_padded), and no other kernel of the run may be.
+# ncu profiles the launches `bankfree test` makes inside its NVTX range
+# "bankfree" (a variant's run: BF_PROFILED, common/counters.h), whatever
+# their names; the inputs and the checks run outside it.
 # usage: hw_check.sh BANKFREE FAMILY/VARIANT
 # HW_TYPE=T checks type T alone (bankfree's --type T); HW_SIZES="S ..." checks
 # those sizes instead of the family's hw list: per-input tables in a README.
@@ -27,14 +26,11 @@
 # that type is profiled apart and held to within 1%; the others exactly.
 bankfree=$1 filter=$2
 type_opt=${HW_TYPE:+--type $HW_TYPE}
-family=${filter%%/*}
 seed=1 # the inputs' base seed, the same for test and model: reruns repeat
 . "$(dirname "$0")/lib.sh"
 
 ncu=$(find_cuda_tool ncu) || skip "ncu not found"
 require_gpu "$bankfree"
-sass=smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op
-pipe=l1tex__data_pipe_lsu_wavefronts_mem_shared_op
 
 # The GPU's SMs: bankfree device's "sms" fact, else the "N SMs" of its device line.
 facts=$("$bankfree" device --format csv 2>/dev/null) || exit 1
@@ -59,36 +55,29 @@ sizes_opt="--sizes hw"
 # shellcheck disable=SC2086 # the options split into words on purpose
 model=$("$bankfree" model "$filter" $sizes_opt $type_opt --seed "$seed" --sms "$sms" \
     --format csv 2>/dev/null) || exit 1
-# ncu's counter for each of the model's ops: ld, st, atom (the model's red),
-# and, where the model has them, ldsm (ldmatrix), ldgsts (cp.async) and gmma
-# (wgmma's operand reads; its SASS counter is per SM, sm__), whose SASS
-# counters alone are read but gmma's (the pipe books ldmatrix under _op_ld).
-# tma (TMA's boxes: no LSU wavefront counts them) is held by its requests to
-# the TMA instructions executed, loads and stores.
-ops=$(echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u)
-counters="ld st atom"
-metrics="${sass}_ld.sum,${sass}_st.sum,${sass}_atom.sum,${pipe}_ld.sum,${pipe}_st.sum,${pipe}_atom.sum"
-tma_inst=sm__sass_inst_executed_op_tma.sum
+# The map, a row an op: op,ncu_op,sass_metric,pipe_metric,held_by ("-": none).
+map=$("$bankfree" counters --format csv 2>/dev/null) || exit 1
+entry() { # op column: the op's cell in that column of the map, "" if no row
+    echo "$map" | awk -F, -v op="$1" -v c="$2" 'NR > 1 && $1 == op { print $c }'
+}
+# The ops held: ld, st and red always (a kernel has no shared-memory traffic
+# the model lacks), then the model's own.
+ops=$({
+    printf 'ld\nst\nred\n'
+    echo "$model" | awk -F, 'NR > 1 && $6 != "" { print $6 }' | sort -u
+} | awk '!seen[$0]++')
+held="" metrics=""
 for op in $ops; do
-    case $op in
-    ld | st | red) ;;
-    ldc) ;; # the constant cache: no shared-memory counter to hold it to
-    ldmatrix) counters="$counters ldsm" metrics="$metrics,${sass}_ldsm.sum" ;;
-    ldgsts) counters="$counters ldgsts" metrics="$metrics,${sass}_ldgsts.sum" ;;
-    gmma) counters="$counters gmma" metrics="$metrics,sm${sass#smsp}_gmma.sum,${pipe}_gmma.sum" ;;
-    tma) counters="$counters tma" metrics="$metrics,$tma_inst" ;;
-    *) echo "FAIL: the model has '$op' sites; hw_check.sh knows ncu's counters for ld, st," \
-        "red, ldmatrix, ldgsts, gmma and tma only: add the counter for $op" \
-        "(docs/bank-rules.md)" && exit 1 ;;
+    case $(entry "$op" 3) in
+    "") echo "FAIL: the model has '$op' sites, and \`bankfree counters\` maps no ncu counter to" \
+        "$op: add it to bf_op_counters (common/counters.c; docs/bank-rules.md)" && exit 1 ;;
+    -) continue ;; # no counter sees it (ldc)
     esac
+    held="$held $op"
+    metrics="$metrics,$(entry "$op" 3)"
+    [ "$(entry "$op" 4)" = - ] || metrics="$metrics,$(entry "$op" 4)"
 done
-model_op() { # ncu's counter -> the model's op
-    case $1 in atom) echo red ;; ldsm) echo ldmatrix ;; *) echo "$1" ;; esac
-}
-sass_metric() { # ncu's counter -> its SASS metric
-    case $1 in gmma) echo "sm${sass#smsp}_gmma.sum" ;; tma) echo "$tma_inst" ;;
-    *) echo "${sass}_$1.sum" ;; esac
-}
+metrics=${metrics#,}
 want() { # model-csv size op [column: 9 wavefronts (default), 10 ideal]
     echo "$1" | awk -F, -v size="$2" -v op="$3" -v col="${4:-9}" \
         'NR > 1 && $3 == size && $6 == op { s += $col * split($2, t, "/") } END { printf "%.0f\n", s }'
@@ -110,7 +99,7 @@ excess() { # pipe model
 # held to the model's CSV $3: equal, or within 1% where $4 is "sampled".
 check_run() { # size type-options model-csv exact|sampled label
     # shellcheck disable=SC2086 # the options split into words on purpose
-    "$ncu" --clock-control none --csv --log-file "$log" --kernel-name "regex:^${family}_" \
+    "$ncu" --clock-control none --csv --log-file "$log" --nvtx --nvtx-include "bankfree/" \
         --metrics "$metrics" \
         "$bankfree" test "$filter" --size "$1" $2 --seed "$seed" >"$out" 2>&1
     if ! grep -q '^# [1-9][0-9]* passed, 0 failed, 0 skipped' "$out"; then
@@ -120,12 +109,15 @@ check_run() { # size type-options model-csv exact|sampled label
         return
     fi
     line="$filter $1$5:"
-    for op in $counters; do
-        column=9 # wavefronts; TMA: its requests (instructions)
-        [ "$op" = tma ] && column=8
-        m=$(want "$3" "$1" "$(model_op "$op")" $column) s=$(got "$(sass_metric "$op")")
-        p=$(got "${pipe}_$op.sum")
-        [ "$s" = none ] && s=0 # no launch of the family's kernels: no wavefronts
+    for op in $held; do
+        name=$(entry "$op" 2) sass_m=$(entry "$op" 3) pipe_m=$(entry "$op" 4)
+        column=9 what="shared-$name wavefronts ncu SASS" # the model's wavefronts
+        if [ "$(entry "$op" 5)" = requests ]; then # its requests: instructions
+            column=8 what="$(echo "$name" | tr "[:lower:]" "[:upper:]") instructions ncu SASS"
+        fi
+        m=$(want "$3" "$1" "$op" $column) s=$(got "$sass_m") p=none
+        [ "$pipe_m" = - ] || p=$(got "$pipe_m")
+        [ "$s" = none ] && s=0 # no profiled launch: no wavefronts
         [ "$p" = none ] && p=0
         verdict="="
         if [ "$s" != "$m" ] && [ "$4" = sampled ]; then
@@ -146,9 +138,7 @@ check_run() { # size type-options model-csv exact|sampled label
         fi
         [ "$verdict" = "!=" ] && failed=1
         beside="pipe $p, $(excess "$p" "$m")"
-        case $op in ldsm | ldgsts | tma) beside="pipe not read" ;; esac
-        what="shared-$op wavefronts ncu SASS"
-        [ "$op" = tma ] && what="TMA instructions ncu SASS"
+        [ "$pipe_m" = - ] && beside="pipe not read"
         line="$line $what $s $verdict model $m ($beside);"
     done
     echo "$line"

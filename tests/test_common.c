@@ -253,6 +253,7 @@ static void test_summary(void)
 
 #define SASS_LD "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 #define SASS_ST "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+#define PIPE_LD "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 
 /* The clock read around a rep, and which reps count as throttled. */
 static void test_clock(void)
@@ -272,7 +273,8 @@ static void test_clock(void)
 }
 
 /* ncu's CSV and the counting pass's list, made up: rows after each marker go
- * to the next listed variant; a kernel before the first marker to none. */
+ * to the next listed variant, by op (bf_op_counters); a kernel before the
+ * first marker to none. */
 static void test_counters(void)
 {
     static const char log_text[] =
@@ -287,11 +289,10 @@ static void test_counters(void)
         "\",\"\",\"32,768\"\n"
         "\"3\",\"1\",\"bankfree_counters_mark()\",\"\",\"" SASS_LD "\",\"\",\"0\"\n"
         "\"4\",\"1\",\"reduction_pass1\",\"\",\"" SASS_LD "\",\"\",\"100\"\n"
-        "\"5\",\"1\",\"reduction_pass2\",\"\",\"" SASS_LD "\",\"\",\"20\"\n"
-        "\"6\",\"1\",\"bankfree_counters_mark()\",\"\",\"" SASS_LD "\",\"\",\"0\"\n"
-        "\"7\",\"1\",\"reduction_fill\",\"\",\"" SASS_LD "\",\"\",\"5\"\n";
+        "\"5\",\"1\",\"any_name\",\"\",\"" SASS_LD "\",\"\",\"20\"\n"
+        "\"5\",\"1\",\"any_name\",\"\",\"" PIPE_LD "\",\"\",\"21\"\n";
     static const char list_text[] = "transpose\tf32\t64x64\tconflicting\n"
-                                    "reduction\ti32\t1024\ttree\n" BF_COUNTERS_NONE "\n";
+                                    "reduction\ti32\t1024\ttree\n";
     FILE *log = tmpfile(), *list = tmpfile();
     EXPECT(log != NULL && list != NULL, "temporary files");
     if (log == NULL || list == NULL)
@@ -305,11 +306,15 @@ static void test_counters(void)
     EXPECT(bf_counters_parse(log, list, &c, why, sizeof why) == 0, "parse: %s", why);
     const struct bf_counted *t = bf_counters_find(&c, "transpose", "f32", "64x64", "conflicting");
     const struct bf_counted *r = bf_counters_find(&c, "reduction", "i32", "1024", "tree");
-    EXPECT(t != NULL && t->value[BF_SASS_LD] == 1048576 && t->value[BF_SASS_ST] == 32768,
+    EXPECT(t != NULL && t->sass[BF_LOAD] == 1048576 && t->sass[BF_STORE] == 32768,
            "transpose: 1048576 loads, 32768 stores; the fill before the marker is no one's");
-    EXPECT(r != NULL && r->value[BF_SASS_LD] == 120,
-           "reduction: two kernels summed, 120; the set-up after the closing marker is no one's");
+    EXPECT(r != NULL && r->sass[BF_LOAD] == 120 && r->pipe[BF_LOAD] == 21,
+           "reduction: two kernels of any name summed, 120 (pipe 21)");
     EXPECT(bf_counters_find(&c, "reduction", "i32", "1024", "tuned") == NULL, "not listed: NULL");
+    /* The map: a counter for every op but the constant cache's. */
+    for (int op = 0; op < BF_OPS; ++op)
+        EXPECT((bf_op_counters[op].sass != NULL) == (bf_op_class((enum bf_op)op) != BF_CLASS_LDC),
+               "%s: a SASS counter unless it is ldc", bf_op_name((enum bf_op)op));
     bf_counters_free(&c);
     /* A marker more than the list names: refused. */
     rewind(log);

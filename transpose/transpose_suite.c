@@ -109,7 +109,8 @@ static int transpose_test(int variant, int type, const struct bf_size *s, uint64
     struct buffers b;
     buffers_init(&b, s, seed);
     BF_CHECK(bf_poison(b.d_out, b.bytes, 0));
-    BF_CHECK(transpose_f32((enum transpose_variant)variant, b.d_out, b.d_in, b.rows, b.cols, 0));
+    BF_CHECK(BF_PROFILED(
+        transpose_f32((enum transpose_variant)variant, b.d_out, b.d_in, b.rows, b.cols, 0)));
     BF_CHECK(cudaDeviceSynchronize());
     int bad = check_output(&b, b.ref, why, len);
     buffers_free(&b);

@@ -376,14 +376,8 @@ static int measure_counters(const struct bf_options *o, struct bf_counters *coun
               stderr);
         return BF_EXIT_USAGE;
     }
-    const char *prefixes[BF_MAX_FAMILIES];
-    int n = 0;
-    for (int f = 0; f < bf_nfamilies; ++f)
-        if (o->variants[f])
-            prefixes[n++] = bf_families[f]->name;
     fprintf(stderr, "bankfree: counting shared-memory wavefronts under %s first\n", ncu);
-    if (bf_counters_measure(ncu, main_argc, main_argv, prefixes, n, o->seed, counts, why,
-                            sizeof why) != 0) {
+    if (bf_counters_measure(ncu, main_argc, main_argv, o->seed, counts, why, sizeof why) != 0) {
         fprintf(stderr, "bankfree: %s\n", why);
         return BF_EXIT_FAIL;
     }
@@ -568,6 +562,26 @@ static int cmd_device(const struct bf_options *o, const struct bf_device *dev)
     return 0;
 }
 
+/* The model's ops and ncu's counters for each (common/counters.h), a row an op. */
+static int cmd_counters(const struct bf_options *o)
+{
+    static const char *const cols[] = {"op",          "ncu_op",  "sass_metric",
+                                       "pipe_metric", "held_by", NULL};
+    struct bf_table t;
+    bf_table_init(&t, cols);
+    for (int op = 0; op < BF_OPS; ++op) {
+        const struct bf_op_counter *m = &bf_op_counters[op];
+        bf_table_row(&t);
+        bf_table_text(&t, "%s", bf_op_name((enum bf_op)op));
+        bf_table_text(&t, "%s", m->ncu_op ? m->ncu_op : "-");
+        bf_table_text(&t, "%s", m->sass ? m->sass : "-");
+        bf_table_text(&t, "%s", m->pipe ? m->pipe : "-");
+        bf_table_text(&t, "%s", !m->sass ? "-" : m->by_requests ? "requests" : "wavefronts");
+    }
+    print_table(&t, o->format);
+    return 0;
+}
+
 static int run(const struct bf_options *o, const char *cmdline)
 {
     switch (o->command) {
@@ -578,6 +592,8 @@ static int run(const struct bf_options *o, const char *cmdline)
         return cmd_list(o);
     case BF_CMD_MODEL:
         return cmd_model(o, cmdline);
+    case BF_CMD_COUNTERS:
+        return cmd_counters(o);
     case BF_CMD_COMPARE:
         return bf_compare(o->files[0], o->files[1], o->format, cmdline);
     default:

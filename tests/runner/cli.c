@@ -42,6 +42,12 @@ static const struct command_spec {
                       1},
     [BF_CMD_DEVICE] = {"device", "bankfree device [OPTIONS]",
                        "The GPU bankfree would use, and the CUDA versions (exit 77 if none).\n", 0},
+    [BF_CMD_COUNTERS] = {"counters", "bankfree counters [OPTIONS]",
+                         "Which of ncu's counters sees each of the bank model's ops: the SASS\n"
+                         "counter the model is held to (by wavefronts, or TMA by instructions),\n"
+                         "and the data pipe's printed beside it. bench --counters and\n"
+                         "tests/hw_check.sh read this map (no GPU needed).\n",
+                         0},
     [BF_CMD_COMPARE] =
         {"compare", "bankfree compare A.json B.json [OPTIONS]",
          "Two runs of `bankfree bench --format json` (two GPUs, two commits) side\n"
@@ -132,7 +138,7 @@ static const struct option_spec {
                        "environment variable BANKFREE_MEM_LIMIT, else what is free"},
     [OPT_FORMAT] = {"--format", "F",
                     C(BF_CMD_MAIN) | C(BF_CMD_LIST) | C(BF_CMD_MODEL) | C(BF_CMD_BENCH) |
-                        C(BF_CMD_DEVICE) | C(BF_CMD_COMPARE),
+                        C(BF_CMD_DEVICE) | C(BF_CMD_COUNTERS) | C(BF_CMD_COMPARE),
                     0,
                     "table (default), md, csv (a header row, then rows; the run's\n"
                     "facts go to stderr) or json"},
@@ -206,6 +212,7 @@ void bf_print_help(FILE *f, enum bf_command command)
               "  test     every variant checked against the CPU reference\n"
               "  bench    timings beside the copy ceiling and the vendor library\n"
               "  device   the GPU bankfree sees\n"
+              "  counters which of ncu's counters sees each op of the model\n"
               "  compare  two bench runs (JSON) side by side, changes beyond the noise\n"
               "  help     this, or `bankfree help COMMAND` (or COMMAND --help) for one\n"
               "           command and its options; with no command, bankfree takes\n"

@@ -23,6 +23,7 @@ enum bf_command {
     BF_CMD_TEST,
     BF_CMD_BENCH,
     BF_CMD_DEVICE,
+    BF_CMD_COUNTERS,
     BF_CMD_COMPARE,
     BF_COMMANDS
 };
