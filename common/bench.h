@@ -102,8 +102,9 @@ void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job j
  * (usually a device-to-device copy), vs_vendor and vs_naive are the times of
  * the vendor and of the family's variant 0 over this one's; smem_*_ways are
  * the bank model's, on the input of ctx->seed. In the counting pass
- * (ctx->counting, --counters) each variant runs once between markers, as it
- * is checked, and nothing is timed. Returns 0 if every output checked out. */
+ * (ctx->counting, --counters) each variant runs once, as it is checked,
+ * inside the range ncu profiles (BF_PROFILED) after a marker, and nothing is
+ * timed. Returns 0 if every output checked out. */
 int bf_bench_end(struct bf_bench *b, double data_bytes, int warm);
 
 /* The columns of the benchmark table, in the order bf_bench_end fills them,

@@ -40,7 +40,7 @@ struct bf_bench_ctx {
     const struct bf_device *dev;
     struct bf_timing_opts timing;
     int flush_l2; /* 1: always flush L2; 0: only when the data fits in 4x L2 and the
-                   * family does not want it warm (bf_bench_run's `warm`) */
+                   * family does not want it warm (bf_bench_end's `warm`) */
     uint64_t seed;
     /* --counters: ncu's counts to print beside the model's (NULL: none); in
      * the counting pass, the list of variants run (NULL: a timed run). */
@@ -107,7 +107,9 @@ struct bf_family {
     const char *(*unavailable)(int variant, const struct bf_device *dev);
 
     /* Runs the variant once on fresh inputs from `seed`, output poisoned first,
-     * and checks every output element. Returns 0 if right; else writes why. */
+     * and checks every output element. Returns 0 if right; else writes why.
+     * The launch itself goes inside BF_PROFILED (common/counters.h): what the
+     * hw test profiles. */
     int (*test)(int variant, int type, const struct bf_size *size, uint64_t seed, char *why,
                 size_t len);
 

@@ -387,7 +387,7 @@ static float half_f(uint16_t h)
     return (float)gemm_tile_ref_half_value(h);
 }
 
-static void emu_load_ktile(struct emulated *e, enum gemm_tile_variant v, int64_t row0, int64_t col0,
+static void emu_copy_tiles(struct emulated *e, enum gemm_tile_variant v, int64_t row0, int64_t col0,
                            int64_t kt, int stage)
 {
     for (int t = 0; t < GEMM_TILE_THREADS; ++t) {
@@ -455,7 +455,7 @@ static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, 
     memset(acc, 0, sizeof acc);
     for (int64_t kt = 0; kt < gemm_tile_tiles_k(e->k); ++kt) {
         const int stage = gemm_tile_stage_of(kt);
-        emu_load_ktile(e, v, row0, col0, kt, stage);
+        emu_copy_tiles(e, v, row0, col0, kt, stage);
         for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
             for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
                 static uint16_t af[GEMM_TILE_MI][4][32][2], bf[GEMM_TILE_NJ][4][32][2];
