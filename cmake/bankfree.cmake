@@ -27,6 +27,16 @@ function(bankfree_use_options target)
     CUDA_ARCHITECTURES "${archs}" CUDA_RUNTIME_LIBRARY Shared)
 endfunction()
 
+# bankfree_add_sm90a(INTO OBJECTS src...): the sources compiled for sm_90a
+# alone, in the object library OBJECTS, and linked into the target INTO (the
+# rest of INTO keeps the architectures chosen at configure time).
+function(bankfree_add_sm90a into objects)
+  add_library(${objects} OBJECT ${ARGN})
+  target_include_directories(${objects} PRIVATE ${PROJECT_SOURCE_DIR})
+  bankfree_use_options(${objects} ARCHITECTURES 90a-real)
+  target_sources(${into} PRIVATE $<TARGET_OBJECTS:${objects}>)
+endfunction()
+
 # bankfree_add_family(NAME
 #   KERNELS src...        the kernels: into bankfree_kernels (the library)
 #   [SM90A src...]        Hopper-only kernels (sm_90a), built where the
@@ -49,10 +59,7 @@ function(bankfree_add_family name)
   set_property(GLOBAL APPEND PROPERTY BANKFREE_FAMILIES ${name})
   target_sources(bankfree_kernels PRIVATE ${arg_KERNELS})
   if(arg_SM90A AND BANKFREE_SM90A)
-    add_library(bankfree_${name}_sm90a OBJECT ${arg_SM90A})
-    target_include_directories(bankfree_${name}_sm90a PRIVATE ${PROJECT_SOURCE_DIR})
-    bankfree_use_options(bankfree_${name}_sm90a ARCHITECTURES 90a-real)
-    target_sources(bankfree_kernels PRIVATE $<TARGET_OBJECTS:bankfree_${name}_sm90a>)
+    bankfree_add_sm90a(bankfree_kernels bankfree_${name}_sm90a ${arg_SM90A})
   elseif(arg_SM90A)
     target_sources(bankfree_kernels PRIVATE ${arg_ABSENT})
   endif()
@@ -66,10 +73,7 @@ function(bankfree_add_family name)
   target_sources(bankfree_host PRIVATE ${arg_HOST})
   target_sources(bankfree_suites PRIVATE ${arg_SUITE})
   if(arg_SUITE_SM90A AND BANKFREE_SM90A)
-    add_library(bankfree_${name}_suite_sm90a OBJECT ${arg_SUITE_SM90A})
-    target_include_directories(bankfree_${name}_suite_sm90a PRIVATE ${PROJECT_SOURCE_DIR})
-    bankfree_use_options(bankfree_${name}_suite_sm90a ARCHITECTURES 90a-real)
-    target_sources(bankfree_suites PRIVATE $<TARGET_OBJECTS:bankfree_${name}_suite_sm90a>)
+    bankfree_add_sm90a(bankfree_suites bankfree_${name}_suite_sm90a ${arg_SUITE_SM90A})
     target_compile_definitions(bankfree_suites PRIVATE BANKFREE_SM90A=1)
   endif()
 
