@@ -1,7 +1,8 @@
 /* The comparators that more than one family is timed against (a family's
- * own stay in its folder): the copy ceiling of transpose, reduction and
- * aes_lut, and the read ceilings and CUB's sum of reduction and histogram.
- * The runner's, not the kernel library's. */
+ * own stay in its folder): the copy ceiling (transpose, reduction, aes_lut),
+ * the read stream (the ceiling of reduction and histogram, whose kernels
+ * only read) and CUB's sum (reduction's vendor row, histogram's second read
+ * ceiling). The runner's, not the kernel library's. */
 #ifndef BANKFREE_CEILINGS_H
 #define BANKFREE_CEILINGS_H
 

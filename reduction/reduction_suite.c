@@ -1,7 +1,7 @@
 /* The reduction family as the runner sees it: variants, types, sizes, the
  * model hook, the correctness test and the benchmark with its comparators
- * (device-to-device copy, the bandwidth ceiling; cub::DeviceReduce::Sum, the
- * vendor's sum). */
+ * (common/ceilings.h: the device-to-device copy and the read stream, the
+ * ceilings; cub::DeviceReduce::Sum, the vendor's sum). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,10 +68,12 @@ static double test_bytes(const struct bf_size *s)
     return 4.0 * (double)(s->dim[0] + 4) + 4.0 + (double)work;
 }
 
-/* The copy's destination too, and CUB's temporary storage. */
+/* The copy's destination too, the read stream's partial sums and CUB's
+ * temporary storage. */
 static double bench_bytes(const struct bf_size *s)
 {
-    return test_bytes(s) + 4.0 * (double)s->dim[0] + (16 << 20);
+    return test_bytes(s) + 4.0 * (double)s->dim[0] +
+           4.0 * (double)bf_read_ceiling_blocks(4 * (size_t)s->dim[0]) + (16 << 20);
 }
 
 /* The input on the device, the result and workspaces, and the CPU's sums. */
@@ -186,7 +188,8 @@ static int reduction_test(int variant, int type, const struct bf_size *s, uint64
 
 struct bench {
     struct data d;
-    void *copy; /* the copy ceiling's destination */
+    void *copy;        /* the copy ceiling's destination */
+    uint32_t *partial; /* the read stream's partial sums */
 };
 
 static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
@@ -207,6 +210,12 @@ static cudaError_t run_copy(void *arg, cudaStream_t stream)
 {
     const struct bench *j = arg;
     return bf_copy_ceiling(j->copy, j->d.d_in, 4 * (size_t)j->d.n, stream);
+}
+
+static cudaError_t run_read(void *arg, cudaStream_t stream)
+{
+    const struct bench *j = arg;
+    return bf_read_ceiling(j->partial, j->d.d_in, 4 * (size_t)j->d.n, stream);
 }
 
 static cudaError_t poison_sum(void *arg)
@@ -241,16 +250,21 @@ static int reduction_bench(unsigned mask, int type, const struct bf_size *s,
     const int64_t n = s->dim[0];
     data_init(&j.d, type, n, 0, ctx->seed);
     BF_CHECK(cudaMalloc(&j.copy, 4 * (size_t)(n ? n : 1)));
+    BF_CHECK(cudaMalloc((void **)&j.partial, 4 * (size_t)bf_read_ceiling_blocks(4 * (size_t)n)));
     if (type == TYPE_F32)
         BF_CHECK(bf_cub_sum_f32(j.d.d_sum, j.d.d_in, n, NULL, &j.d.cub_bytes, 0));
     else
         BF_CHECK(bf_cub_sum_i32(j.d.d_sum, j.d.d_in, n, NULL, &j.d.cub_bytes, 0));
     BF_CHECK(cudaMalloc(&j.d.cub_work, j.d.cub_bytes ? j.d.cub_bytes : 1));
 
-    const double bytes = 4.0 * (double)n; /* read once; the copy also writes them */
+    /* The variants read each value once, as the read stream does; the copy
+     * also writes them. */
+    const double bytes = 4.0 * (double)n;
     struct bf_bench b;
     bf_bench_begin(&b, &reduction_family, mask, type, s, ctx, t);
     bf_bench_ceiling(&b, "copy (ceiling)", 0, 2 * bytes, (struct bf_job){run_copy, &j, NULL, NULL});
+    bf_bench_ceiling(&b, "read stream (ceiling)", 0, bytes,
+                     (struct bf_job){run_read, &j, NULL, NULL});
     bf_bench_vendor(&b, "cub::DeviceReduce::Sum", 0, bytes,
                     (struct bf_job){run_cub, &j, poison_sum, check_cub});
     bf_bench_variants(&b, bytes,
@@ -258,6 +272,7 @@ static int reduction_bench(unsigned mask, int type, const struct bf_size *s,
     int failed = bf_bench_end(&b, bytes, 0);
 
     BF_CHECK(cudaFree(j.copy));
+    BF_CHECK(cudaFree(j.partial));
     data_free(&j.d);
     return failed;
 }
