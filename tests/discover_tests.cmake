@@ -15,7 +15,7 @@ endif()
 set(gpu_properties "LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu")
 
 # Rows after the header: family,variant,summary,types. Names are lower-case
-# words (they name ctest cases and kernels); a row that is not is an error.
+# words (they name ctest cases); a row that is not is an error.
 string(REGEX MATCHALL "\n[a-z0-9_]+,[a-z0-9_]+," rows "${csv}")
 string(REGEX MATCHALL "\n[^\n]" lines "${csv}")
 list(LENGTH rows nrows)

@@ -2,8 +2,9 @@
 # The hardware agrees with the model: for FAMILY/VARIANT at each of the
 # family's hw sizes (one wave of blocks, and more work than one wave: more
 # waves, or many tiles a block), ncu's SASS counts of
-# shared-memory wavefronts, loads, stores and atomics, over every launch of
-# `bankfree test FAMILY/VARIANT --size S --seed SEED` must equal the bank
+# shared-memory wavefronts, loads, stores and atomics, over the launches of
+# the variant's run in `bankfree test FAMILY/VARIANT --size S --seed SEED`
+# (inside its NVTX range, below) must equal the bank
 # model's count for the same size and seed (`bankfree model ... --seed SEED`
 # replays the inputs test makes from it) on this GPU's SMs (`--sms N`, for
 # kernels whose grid follows the GPU). Which counter holds each of the model's

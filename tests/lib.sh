@@ -1,4 +1,4 @@
-# Shared by sanitize.sh and hw_check.sh: find a CUDA tool; skip (exit 77, as
+# Shared by sanitize.sh, hw_check.sh and counters_check.sh: find a CUDA tool; skip (exit 77, as
 # CTest expects) where there is no GPU or no tool.
 
 skip() {

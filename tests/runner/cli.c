@@ -558,7 +558,7 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
     return 0;
 }
 
-/* A name as ctest cases and kernels take it: [a-z0-9_]+. */
+/* A name as ctest cases take it: [a-z0-9_]+. */
 static int plain_name(const char *s)
 {
     return s != NULL && *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);

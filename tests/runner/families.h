@@ -1,5 +1,5 @@
-/* The families the runner knows: families.c, made from the list in the
- * top-level CMakeLists.txt. */
+/* The families the runner knows: families.c, made by tests/CMakeLists.txt
+ * from the families bankfree_add_family registered. */
 #ifndef BANKFREE_FAMILIES_H
 #define BANKFREE_FAMILIES_H
 
