@@ -214,9 +214,10 @@ static cudaError_t run(const struct data *d, enum aes_lut_variant v, cudaStream_
 }
 
 /* In place the input is the output: it is restored before each run instead
- * of poisoned. */
-static cudaError_t prepare(const struct data *d)
+ * of poisoned. A struct data *, as the bench's poison hook takes it. */
+static cudaError_t prepare(void *arg)
 {
+    const struct data *d = arg;
     if (!in_place(d->n))
         return bf_poison(d->d_out, (size_t)d->n, 0);
     uint8_t *plain = malloc(d->n ? (size_t)d->n : 1);
@@ -280,12 +281,6 @@ static cudaError_t run_copy(void *arg, cudaStream_t stream)
     return bf_copy_ceiling(d->d_out, d->d_in, (size_t)d->n, stream);
 }
 
-static cudaError_t prepare_variant(void *arg, int variant)
-{
-    (void)variant;
-    return prepare(arg);
-}
-
 static int check_variant(void *arg, int variant, char *why, size_t len)
 {
     (void)variant;
@@ -307,8 +302,7 @@ static int aes_lut_bench(unsigned mask, int type, const struct bf_size *s,
     if (!in_place(d.n))
         bf_bench_ceiling(&b, "cudaMemcpy (copy ceiling)", 0, bytes,
                          (struct bf_job){run_copy, &d, NULL, NULL});
-    bf_bench_variants(&b, bytes,
-                      (struct bf_variant_job){run_variant, &d, prepare_variant, check_variant});
+    bf_bench_variants(&b, bytes, (struct bf_variant_job){run_variant, &d, prepare, check_variant});
     int failed = bf_bench_end(&b, bytes, bytes <= (double)ctx->dev->l2_bytes);
     data_free(&d);
     return failed;

@@ -123,14 +123,11 @@ void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job j
                 ->variant_job = job;
 }
 
-/* A contender's run, poison and check, whichever kind it is. */
-struct launch {
-    const struct bf_bench_contender *c;
-};
-
+/* A contender's run (a bf_launch_fn of the contender), poison and check,
+ * whichever kind it is. */
 static cudaError_t run_contender(void *arg, cudaStream_t stream)
 {
-    const struct bf_bench_contender *c = ((const struct launch *)arg)->c;
+    const struct bf_bench_contender *c = arg;
     return c->variant >= 0 ? c->variant_job.run(c->variant_job.arg, c->variant, stream)
                            : c->job.run(c->job.arg, stream);
 }
@@ -138,8 +135,7 @@ static cudaError_t run_contender(void *arg, cudaStream_t stream)
 static cudaError_t poison_contender(const struct bf_bench_contender *c)
 {
     if (c->variant >= 0)
-        return c->variant_job.poison ? c->variant_job.poison(c->variant_job.arg, c->variant)
-                                     : cudaSuccess;
+        return c->variant_job.poison ? c->variant_job.poison(c->variant_job.arg) : cudaSuccess;
     return c->job.poison ? c->job.poison(c->job.arg) : cudaSuccess;
 }
 
@@ -161,15 +157,14 @@ static int count_variants(struct bf_bench *b, const char *size)
     char why[256];
     int failed = 0;
     for (int i = 0; i < b->n; ++i) {
-        const struct bf_bench_contender *c = &b->c[i];
+        struct bf_bench_contender *c = &b->c[i];
         if (c->variant < 0)
             continue;
-        struct launch l = {c};
         BF_CHECK(poison_contender(c));
         BF_CHECK(cudaDeviceSynchronize());
         bf_profiled_begin();
         BF_CHECK(bf_counters_mark(0));
-        BF_CHECK(bf_profiled_end(run_contender(&l, 0)));
+        BF_CHECK(bf_profiled_end(run_contender(c, 0)));
         BF_CHECK(cudaDeviceSynchronize());
         if (check_contender(c, why, sizeof why) > 0) {
             fprintf(stderr, "bankfree: %s/%s %s wrong at %s: %s\n", b->family->name, c->name,
@@ -205,15 +200,13 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
     }
 
     int failed = 0, naive = -1;
-    struct launch launches[BF_BENCH_MAX];
     for (int i = 0; i < b->n; ++i) {
         struct bf_bench_contender *c = &b->c[i];
-        launches[i].c = c;
         if (c->variant == 0)
             naive = i;
         /* Check the output of every contender before timing it. */
         BF_CHECK(poison_contender(c));
-        BF_CHECK(run_contender(&launches[i], 0));
+        BF_CHECK(run_contender(c, 0));
         BF_CHECK(cudaDeviceSynchronize());
         c->wrong = check_contender(c, why, sizeof why) > 0;
         if (c->wrong) {
@@ -221,7 +214,7 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
                     family->types[b->type], text, why);
             failed = 1;
         }
-        BF_CHECK(bf_time(run_contender, &launches[i], 0, &opts, &c->time));
+        BF_CHECK(bf_time(run_contender, c, 0, &opts, &c->time));
     }
     if (flush != NULL)
         BF_CHECK(cudaFree(flush));

@@ -27,11 +27,12 @@ struct bf_job {
     int (*check)(void *arg, char *why, size_t len);
 };
 
-/* How the family's variants run: one function each for all, told which. */
+/* How the family's variants run: one function each for all; run and check
+ * are told which variant (a check may hold each to its own bound). */
 struct bf_variant_job {
     cudaError_t (*run)(void *arg, int variant, cudaStream_t stream);
     void *arg;
-    cudaError_t (*poison)(void *arg, int variant);
+    cudaError_t (*poison)(void *arg);
     int (*check)(void *arg, int variant, char *why, size_t len);
 };
 

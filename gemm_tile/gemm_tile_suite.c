@@ -363,11 +363,6 @@ static cudaError_t poison_bench(void *arg)
 {
     return poison_c(((const struct bench *)arg)->d);
 }
-static cudaError_t poison_variant(void *arg, int variant)
-{
-    (void)variant;
-    return poison_bench(arg);
-}
 
 static int check_bench(void *arg, char *why, size_t len)
 {
@@ -410,7 +405,7 @@ static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
         bf_bench_vendor(&b, "cublasGemmEx", PATH_WGMMA, flops,
                         (struct bf_job){run_cublas, &j, poison_bench, check_bench});
     bf_bench_variants(&b, flops,
-                      (struct bf_variant_job){run_variant, &j, poison_variant, check_variant});
+                      (struct bf_variant_job){run_variant, &j, poison_bench, check_variant});
     /* What decides the L2 flush is the bytes a run touches, not its FLOPs. */
     const double touched = 2.0 * (double)(d.m + d.n) * (double)d.k + (double)d.c_bytes;
     int failed = bf_bench_end(&b, touched, 0);

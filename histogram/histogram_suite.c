@@ -215,11 +215,6 @@ static cudaError_t poison_hist(void *arg)
 {
     return bf_poison(((const struct bench *)arg)->d.d_hist, 4u * HISTOGRAM_U16_BINS, 0);
 }
-static cudaError_t poison_variant(void *arg, int variant)
-{
-    (void)variant;
-    return poison_hist(arg);
-}
 
 static int check_hist(void *arg, char *why, size_t len)
 {
@@ -259,7 +254,7 @@ static int histogram_bench(unsigned mask, int type, const struct bf_size *s,
         bf_bench_vendor(&b, "cub::DeviceHistogram::HistogramEven", 0, bytes,
                         (struct bf_job){run_cub, j, poison_hist, check_hist});
     bf_bench_variants(&b, bytes,
-                      (struct bf_variant_job){run_variant, j, poison_variant, check_variant});
+                      (struct bf_variant_job){run_variant, j, poison_hist, check_variant});
     /* Data that fits in L2 stays there between repetitions: the update rate
      * of shared memory is then the limit, not DRAM. */
     int failed = bf_bench_end(&b, bytes, bytes <= (double)ctx->dev->l2_bytes);
