@@ -84,6 +84,12 @@ static const struct bf_size bench_sizes[] = {{1, {1073741824}}, {1, {16777216}}}
 static const struct bf_size hw_sizes[] = {
     {1, {65537}}, {1, {1000003}}, {1, {4194304}}, {1, {1073741824}}};
 
+/* The sweep: 2^12 ... 2^30 bytes (x4). */
+static const struct bf_size sweep_sizes[] = {
+    {1, {1ll << 12}}, {1, {1ll << 14}}, {1, {1ll << 16}}, {1, {1ll << 18}}, {1, {1ll << 20}},
+    {1, {1ll << 22}}, {1, {1ll << 24}}, {1, {1ll << 26}}, {1, {1ll << 28}}, {1, {1ll << 30}},
+};
+
 static double test_bytes(const struct bf_size *s)
 {
     return 2.0 * (double)s->dim[0] + 64.0;
@@ -322,6 +328,8 @@ const struct bf_family aes_lut_family = {
     BF_SIZES(BF_SIZES_QUICK, quick_sizes),
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
     BF_SIZES(BF_SIZES_HW, hw_sizes),
+    BF_SIZES(BF_SIZES_SWEEP, sweep_sizes),
+    .sweep_types = 1u << 0 | 1u << 2, /* aes128-ctr, aes256-ctr */
     .test_bytes = test_bytes,
     .bench_bytes = bench_bytes,
     .model = aes_lut_model,

@@ -8,10 +8,10 @@
 #include "common/counters.h"
 
 const char *const bf_bench_columns[] = {
-    "family",       "type",           "size",       "variant",   "median_ms", "min_ms",
-    "max_ms",       "noise_pct",      "reps",       "throttled", "sm_mhz",    "l2",
-    "rate",         "unit",           "of_ceiling", "vs_vendor", "vs_naive",  "smem_ld_ways",
-    "smem_st_ways", "smem_atom_ways", "ldc_ways",   NULL};
+    "family",       "type",         "size",           "variant",    "median_ms", "min_ms",
+    "max_ms",       "noise_pct",    "reps",           "throttled",  "sm_mhz",    "l2",
+    "data_bytes",   "rate",         "unit",           "of_ceiling", "vs_vendor", "vs_naive",
+    "smem_ld_ways", "smem_st_ways", "smem_atom_ways", "ldc_ways",   NULL};
 
 const char *const bf_bench_counter_columns[] = {
     "ncu_ld", "ncu_st", "ncu_atom", "pipe_ld", "pipe_st", "pipe_atom", "ncu_vs_model_pct", NULL};
@@ -191,6 +191,7 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
     opts.sms = ctx->dev->sms;
     opts.max_mhz = ctx->dev->max_sm_clock_mhz;
     void *flush = NULL;
+    warm = warm && !ctx->no_warm;
     const char *l2 = warm ? "warm" : "cold";
     if (ctx->flush_l2 || (!warm && data_bytes < 4.0 * (double)ctx->dev->l2_bytes)) {
         l2 = "flushed";
@@ -241,6 +242,7 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
         bf_table_num(t, "%d", tm->throttled);
         bf_table_num_if(t, tm->mhz > 0, "%.0f", tm->mhz);
         bf_table_text(t, "%s", l2);
+        bf_table_num(t, "%.0f", data_bytes);
         bf_table_num(t, "%.1f", rate / 1e6);
         bf_table_text(t, "%s", family->rate_unit ? family->rate_unit : "GB/s");
         bf_table_num_if(t, ceiling_rate > 0, "%.3f", rate / ceiling_rate);
@@ -259,9 +261,10 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
     return failed;
 }
 
-const char *const bf_summary_columns[] = {
-    "family", "type",       "size",      "conflicting", "rate_before", "best",       "rate_after",
-    "unit",   "of_ceiling", "vs_vendor", "speedup",     "ways_before", "ways_after", NULL};
+const char *const bf_summary_columns[] = {"family",      "type",      "size",       "conflicting",
+                                          "rate_before", "best",      "rate_after", "unit",
+                                          "of_ceiling",  "vs_vendor", "speedup",    "ways_before",
+                                          "ways_after",  "behind",    NULL};
 
 static double number_in(const struct bf_table *t, int row, const char *column, int *have)
 {
@@ -297,6 +300,38 @@ static void num_cell(struct bf_table *s, const struct bf_table *t, int row, cons
         bf_table_num(s, "%s", v);
     else
         bf_table_none(s);
+}
+
+/* The vendor's row of the group starting at `first`: the one that is no
+ * variant of f and no ceiling, its vs_vendor 1; -1 if none. */
+static int vendor_row(const struct bf_table *t, int first, const struct bf_family *f)
+{
+    for (int r = first; r < t->nrows; ++r) {
+        const char *v = bf_table_cell(t, r, "variant"), *vs = bf_table_cell(t, r, "vs_vendor");
+        if (!same_text(t, r, first, "family") || !same_text(t, r, first, "type") ||
+            !same_text(t, r, first, "size") || v == NULL || vs == NULL || strtod(vs, NULL) != 1.0 ||
+            strstr(v, "(ceiling)") != NULL)
+            continue;
+        int is_variant = 0;
+        for (int k = 0; k < f->nvariants; ++k)
+            is_variant |= strcmp(v, f->variants[k].name) == 0;
+        if (!is_variant)
+            return r;
+    }
+    return -1;
+}
+
+/* Whether row `slow` is slower than row `fast` by more than the larger of
+ * their noises (median absolute deviation / median): behind, not level. */
+static int behind_beyond_noise(const struct bf_table *t, int slow, int fast)
+{
+    int have_slow, have_fast, have;
+    const double slow_ms = number_in(t, slow, "median_ms", &have_slow),
+                 fast_ms = number_in(t, fast, "median_ms", &have_fast);
+    double noise = number_in(t, slow, "noise_pct", &have);
+    const double other = number_in(t, fast, "noise_pct", &have);
+    noise = (other > noise ? other : noise) / 100.0;
+    return have_slow && have_fast && fast_ms > 0 && fast_ms / slow_ms < 1.0 - noise;
 }
 
 void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
@@ -355,5 +390,14 @@ void bf_bench_summary(const struct bf_table *bench, const struct bf_family *cons
         bf_table_num(summary, "%.2f", before_ms / after_ms);
         bf_table_num_if(summary, row_ways(bench, before) > 0, "%.2f", row_ways(bench, before));
         bf_table_num(summary, "%.2f", row_ways(bench, after));
+        const int vendor = vendor_row(bench, first, f);
+        const int behind_vendor = vendor >= 0 && behind_beyond_noise(bench, after, vendor),
+                  behind_before = behind_beyond_noise(bench, after, before);
+        if (behind_vendor || behind_before)
+            bf_table_text(summary, "%s%s%s", behind_vendor ? "vendor" : "",
+                          behind_vendor && behind_before ? ", " : "",
+                          behind_before ? "conflicting" : "");
+        else
+            bf_table_none(summary);
     }
 }

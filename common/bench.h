@@ -96,8 +96,10 @@ void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job j
  * L2 is flushed before every repetition when the user asks
  * (ctx->flush_l2), and otherwise, unless `warm`, when `data_bytes` (what one
  * run touches) fits in 4x L2; `warm` = 1 says the family wants the data
- * resident in L2 between repetitions (a deliberate warm-cache size). The l2
- * column says which: flushed, cold (not flushed: data >= 4x L2) or warm.
+ * resident in L2 between repetitions (a deliberate warm-cache size), unless
+ * ctx->no_warm (the sweep). The l2 column says which: flushed, cold (not
+ * flushed: data >= 4x L2) or warm; every contender of a case, ceilings too,
+ * is timed in the same state. data_bytes is its own column.
  * Rates are bytes / median time in GB/s (GFLOP/s: the family's rate_unit);
  * of_ceiling is a rate over the fastest rate of the ceilings of its path
  * (usually a device-to-device copy), vs_vendor and vs_naive are the times of
@@ -121,7 +123,10 @@ extern const char *const bf_summary_columns[];
  * shared-memory sites in the model (the best conflict-free one), their
  * rates, that one's of_ceiling and vs_vendor, the speedup (conflicting's
  * time / its time) and the model's ways of both (the largest of ld, st and
- * atom). A group without both is left out. */
+ * atom), and `behind`: "vendor" where that variant is slower than the vendor
+ * by more than the larger noise of the two rows, "conflicting" where it is so
+ * behind the conflicting variant (empty: ahead or level). A group without
+ * both is left out. */
 void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
                       int nfamilies, struct bf_table *summary);
 

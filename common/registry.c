@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const bf_size_set_names[BF_SIZE_SETS] = {"test", "quick", "bench", "hw"};
+const char *const bf_size_set_names[BF_SIZE_SETS] = {"test", "quick", "bench", "hw", "sweep"};
 
 /* One dimension: all digits, at most 2^40. Returns 0, or -1 with why. */
 static int parse_dim(const char *text, const char *start, size_t n, int64_t *out, char *why,

@@ -24,10 +24,20 @@ extern "C" {
 /* The size lists a family gives: `test` every edge case, `quick` a few of them
  * for the sanitizers (which run kernels 10-100x slower), `bench` the timed
  * sizes, `hw` the sizes ncu profiles: sizes whose blocks all run in one wave,
- * and one with more work than a wave (many waves, or many tiles a block). */
-enum bf_size_set { BF_SIZES_TEST, BF_SIZES_QUICK, BF_SIZES_BENCH, BF_SIZES_HW, BF_SIZE_SETS };
+ * and one with more work than a wave (many waves, or many tiles a block);
+ * `sweep` a geometric series from launch-bound to far past L2, for the bench
+ * (bankfree bench --sizes sweep: every point L2-flushed or cold, short
+ * timing caps). */
+enum bf_size_set {
+    BF_SIZES_TEST,
+    BF_SIZES_QUICK,
+    BF_SIZES_BENCH,
+    BF_SIZES_HW,
+    BF_SIZES_SWEEP,
+    BF_SIZE_SETS
+};
 
-/* "test", "quick", "bench", "hw". */
+/* "test", "quick", "bench", "hw", "sweep". */
 extern const char *const bf_size_set_names[BF_SIZE_SETS];
 
 struct bf_variant {
@@ -41,6 +51,8 @@ struct bf_bench_ctx {
     struct bf_timing_opts timing;
     int flush_l2; /* 1: always flush L2; 0: only when the data fits in 4x L2 and the
                    * family does not want it warm (bf_bench_end's `warm`) */
+    int no_warm;  /* 1: never warm, whatever the family asks (the sweep: every point
+                   * as a kernel meets new data) */
     uint64_t seed;
     /* --counters: ncu's counts to print beside the model's (NULL: none); in
      * the counting pass, the list of variants run (NULL: a timed run). */
@@ -85,6 +97,9 @@ struct bf_family {
     const int *paths;
     const struct bf_size *sizes[BF_SIZE_SETS];
     int nsizes[BF_SIZE_SETS];
+    /* The types the sweep runs when no --type is given, a bit per type (0:
+     * all): the inputs that tell the variants apart, not every one. */
+    unsigned sweep_types;
 
     /* GPU memory, in bytes, that `test` needs for one case of this size, and
      * that `bench` needs (its comparators' buffers too; the runner adds the

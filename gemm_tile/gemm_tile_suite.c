@@ -107,6 +107,14 @@ static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
                                           {3, {2048, 2048, 512}},
                                           {3, {4096, 4096, 4096}}};
 
+/* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024) and one of
+ * a transformer's MLP shapes with an odd M (edge tiles). */
+static const struct bf_size sweep_sizes[] = {
+    {3, {256, 256, 256}},    {3, {512, 512, 512}},     {3, {1024, 1024, 1024}},
+    {3, {2048, 2048, 2048}}, {3, {4096, 4096, 4096}},  {3, {8192, 8192, 8192}},
+    {3, {8192, 1024, 8192}}, {3, {1000, 11008, 4096}},
+};
+
 /* Above this many multiply-adds the expected C comes from cublasGemmEx (fp32
  * out), not from the CPU. */
 #define REF_CPU_MACS (1ull << 27)
@@ -429,6 +437,7 @@ const struct bf_family gemm_tile_family = {
     BF_SIZES(BF_SIZES_QUICK, quick_sizes),
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
     BF_SIZES(BF_SIZES_HW, hw_sizes),
+    BF_SIZES(BF_SIZES_SWEEP, sweep_sizes),
     .test_bytes = test_bytes,
     .bench_bytes = bench_bytes,
     .model = gemm_tile_model,

@@ -71,6 +71,12 @@ static const struct bf_size bench_sizes[] = {{1, {1073741824}}, {1, {33554432}}}
 static const struct bf_size hw_sizes[] = {
     {1, {65537}}, {1, {1000003}}, {1, {16777259}}, {1, {33554432}}, {1, {1073741824}}};
 
+/* The sweep: 2^12 ... 2^30 bytes (x4). */
+static const struct bf_size sweep_sizes[] = {
+    {1, {1ll << 12}}, {1, {1ll << 14}}, {1, {1ll << 16}}, {1, {1ll << 18}}, {1, {1ll << 20}},
+    {1, {1ll << 22}}, {1, {1ll << 24}}, {1, {1ll << 26}}, {1, {1ll << 28}}, {1, {1ll << 30}},
+};
+
 static double test_bytes(const struct bf_size *s)
 {
     return (double)s->dim[0] + 32.0 + 4.0 * HISTOGRAM_U16_BINS;
@@ -283,6 +289,11 @@ const struct bf_family histogram_family = {
     BF_SIZES(BF_SIZES_QUICK, quick_sizes),
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
     BF_SIZES(BF_SIZES_HW, hw_sizes),
+    BF_SIZES(BF_SIZES_SWEEP, sweep_sizes),
+    /* u8-uniform, u8-onebank, u16-uniform, u16-onebank: CUB's best and worst inputs */
+    .sweep_types = 1u << HISTOGRAM_UNIFORM | 1u << HISTOGRAM_ONEBANK |
+                   1u << (HISTOGRAM_INPUTS + HISTOGRAM_UNIFORM) |
+                   1u << (HISTOGRAM_INPUTS + HISTOGRAM_ONEBANK),
     .test_bytes = test_bytes,
     .bench_bytes = bench_bytes,
     .model = histogram_model,

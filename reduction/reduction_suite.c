@@ -56,6 +56,13 @@ static const struct bf_size bench_sizes[] = {{1, {268435456}}, {1, {99999989}}};
  * 16384 tree blocks (2048 tuned blocks), many waves. */
 static const struct bf_size hw_sizes[] = {{1, {131072}}, {1, {100003}}, {1, {16777216}}};
 
+/* The sweep: 2^10 ... 2^32 elements (x4; 4 KiB to 16 GiB). */
+static const struct bf_size sweep_sizes[] = {
+    {1, {1ll << 10}}, {1, {1ll << 12}}, {1, {1ll << 14}}, {1, {1ll << 16}},
+    {1, {1ll << 18}}, {1, {1ll << 20}}, {1, {1ll << 22}}, {1, {1ll << 24}},
+    {1, {1ll << 26}}, {1, {1ll << 28}}, {1, {1ll << 30}}, {1, {1ll << 32}},
+};
+
 /* The input (with room to start it off a 16-byte boundary), the result and
  * the workspace of the partial sums, as data_init allocates them. */
 static double test_bytes(const struct bf_size *s)
@@ -286,6 +293,7 @@ const struct bf_family reduction_family = {
     BF_SIZES(BF_SIZES_QUICK, quick_sizes),
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
     BF_SIZES(BF_SIZES_HW, hw_sizes),
+    BF_SIZES(BF_SIZES_SWEEP, sweep_sizes),
     .test_bytes = test_bytes,
     .bench_bytes = bench_bytes,
     .model = reduction_model,

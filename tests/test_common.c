@@ -188,9 +188,11 @@ static void test_report(void)
     bf_table_free(&t);
 }
 
-/* One bench row: the key, the time, the rate and the model's ways ("-": none). */
-static void bench_row(struct bf_table *t, const char *family, const char *size, const char *variant,
-                      double ms, const char *ld_ways, const char *st_ways)
+/* One bench row: the key, the time and its noise, the rate and the model's
+ * ways ("-": none); vs_vendor as if the vendor took 0.25 ms. */
+static void bench_row_noisy(struct bf_table *t, const char *family, const char *size,
+                            const char *variant, double ms, double noise_pct, const char *ld_ways,
+                            const char *st_ways)
 {
     bf_table_row(t);
     bf_table_text(t, "%s", family);
@@ -198,7 +200,10 @@ static void bench_row(struct bf_table *t, const char *family, const char *size, 
     bf_table_text(t, "%s", size);
     bf_table_text(t, "%s", variant);
     bf_table_num(t, "%.4f", ms);
-    for (int i = 0; i < 7; ++i) /* min_ms max_ms noise_pct reps throttled sm_mhz l2 */
+    bf_table_none(t); /* min_ms */
+    bf_table_none(t); /* max_ms */
+    bf_table_num(t, "%.2f", noise_pct);
+    for (int i = 0; i < 5; ++i) /* reps throttled sm_mhz l2 data_bytes */
         bf_table_none(t);
     bf_table_num(t, "%.1f", 1000.0 / ms);
     bf_table_text(t, "GB/s");
@@ -211,8 +216,15 @@ static void bench_row(struct bf_table *t, const char *family, const char *size, 
     bf_table_none(t);
 }
 
+static void bench_row(struct bf_table *t, const char *family, const char *size, const char *variant,
+                      double ms, const char *ld_ways, const char *st_ways)
+{
+    bench_row_noisy(t, family, size, variant, ms, 0.5, ld_ways, st_ways);
+}
+
 /* The summary: per family, type and size, the conflicting variant beside
- * the fastest other variant with shared-memory sites. */
+ * the fastest other variant with shared-memory sites, and whether it is
+ * behind the vendor or the conflicting variant beyond the noise. */
 static void test_summary(void)
 {
     static const struct bf_variant tv[] = {
@@ -232,9 +244,22 @@ static void test_summary(void)
     bench_row(&bench, "reduction", "1024", "tuned", 0.3, "1.00", "-"); /* no conflicting row */
     bench_row(&bench, "transpose", "8x8", "conflicting", 0.9, "32.00", "1.00");
     bench_row(&bench, "transpose", "8x8", "padded", 0.3, "1.00", "2.00");
+    bench_row(&bench, "transpose", "64x64", "cublasSgeam", 0.25, "-", "-"); /* the vendor */
+    bench_row(&bench, "transpose", "16x16", "cublasSgeam", 0.25, "-", "-");
+    bench_row(&bench, "transpose", "16x16", "conflicting", 0.4, "32.00", "1.00");
+    bench_row(&bench, "transpose", "16x16", "padded", 0.5, "1.00", "1.00");
+    bench_row(&bench, "transpose", "32x32", "conflicting", 0.5, "32.00", "1.00");
+    bench_row_noisy(&bench, "transpose", "32x32", "padded", 0.505, 2.0, "1.00", "1.00");
     bf_table_init(&sum, bf_summary_columns);
     bf_bench_summary(&bench, families, 2, &sum);
-    EXPECT_EQ(sum.nrows, 2, "summary rows (the reduction group has no conflicting row)");
+    EXPECT_EQ(sum.nrows, 4, "summary rows (the reduction group has no conflicting row)");
+    static const char *const behind[] = {"vendor", NULL, "vendor, conflicting", NULL};
+    for (int r = 0; r < 4; ++r) {
+        const char *got = bf_table_cell(&sum, r, "behind");
+        EXPECT(behind[r] ? got && strcmp(got, behind[r]) == 0 : got == NULL,
+               "row %d behind: %s, not %s (32x32: 1%% slower within 2%% noise is level)", r,
+               got ? got : "(none)", behind[r] ? behind[r] : "(none)");
+    }
     const char *best = bf_table_cell(&sum, 0, "best"), *speedup = bf_table_cell(&sum, 0, "speedup");
     EXPECT(best && strcmp(best, "swizzled") == 0, "best at 64x64: %s", best ? best : "(none)");
     EXPECT(speedup && strcmp(speedup, "2.00") == 0, "speedup 0.8 / 0.4: %s",

@@ -13,19 +13,28 @@ pip install matplotlib).
       lanes down, banks across; lanes on one word share a colour, and a
       bank with k words (k wavefronts) shows k colours
       (from `bankfree model FILTER --lanes --format json`)
+  tools/plot.py sweep SWEEP.json OUTDIR
+      one chart a family and type: rate against the bytes one run reads and
+      writes, both axes log; a line a variant, the vendor's black, ceilings
+      grey dashed, a dotted line at the L2 size, and the best variant's
+      point circled in red where the summary has it behind the vendor
+      (from `bankfree bench --sizes sweep --format json`)
   tools/plot.py all DIR
-      both, from DIR/bench.json and DIR/lanes.json, into DIR
+      bench and lanes from DIR/bench.json and DIR/lanes.json, and sweep from
+      DIR/sweep.json where there is one, into DIR
       (docs/results: tools/plot.py all docs/results)
 """
 import json
 import os
 import re
 import sys
+import textwrap
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import LogLocator, NullFormatter  # noqa: E402
 
 
 def file_name(*parts):
@@ -41,6 +50,10 @@ def is_ceiling(r):
     return "ceiling" in r["variant"]
 
 
+def is_vendor(r):
+    return r.get("vs_vendor") == 1.0 and r.get("vs_naive") is None
+
+
 def bench(rows, meta, out):
     """One chart a family: a cluster of bars a type and size, a bar a
     variant at its fraction of the ceiling; the vendor's as a black line over
@@ -53,7 +66,7 @@ def bench(rows, meta, out):
         case = (r["type"], r["size"])
         if case not in fam["cases"]:
             fam["cases"].append(case)
-        vendor = r.get("vs_vendor") == 1.0 and r.get("vs_naive") is None
+        vendor = is_vendor(r)
         if not is_ceiling(r) and not vendor and r["variant"] not in fam["variants"]:
             fam["variants"].append(r["variant"])
         fam["rows"][case + (r["variant"],)] = r
@@ -137,12 +150,114 @@ def lanes(rows, meta, out):
     return written
 
 
+def l2_size(meta):
+    """The L2 size in bytes and as its text ("52") from meta's device, as
+    "NN MB L2" (MB = 1e6 bytes); (None, None) where it says none."""
+    m = re.search(r"([0-9.]+) MB L2", meta.get("device", ""))
+    return (float(m.group(1)) * 1e6, m.group(1)) if m else (None, None)
+
+
+def bytes_text(x, _pos=None):
+    """1e6 -> "1 MB", 2e10 -> "20 GB": a log axis's ticks."""
+    for scale, name in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
+        if x >= scale:
+            return f"{x / scale:g} {name}"
+    return f"{x:g} B"
+
+
+def log_axis(axis, text, subs):
+    """Ticks at subs (1, 2, 5: 1, 2, 5, 10, 20...), written by text, no minor
+    labels."""
+    axis.set_major_locator(LogLocator(subs=subs))
+    axis.set_major_formatter(text)
+    axis.set_minor_formatter(NullFormatter())
+
+
+def sweep_lines(rows):
+    """(family, type) -> {"lines": {key: [row]}, "units": [unit]}, where a
+    key is "vendor" or a variant's name, the rows sorted by data_bytes."""
+    charts = {}
+    for r in rows:
+        if "data_bytes" not in r:
+            raise ValueError("its rows have no data_bytes (a bankfree older than the sweep's "
+                             "x axis?)")
+        if r["data_bytes"] is None or not r.get("rate"):
+            continue
+        chart = charts.setdefault((r["family"], r["type"]), {"lines": {}, "units": []})
+        key = "vendor" if is_vendor(r) else r["variant"]
+        chart["lines"].setdefault(key, []).append(r)
+        if r["unit"] not in chart["units"]:
+            chart["units"].append(r["unit"])
+    for chart in charts.values():
+        for rs in chart["lines"].values():
+            rs.sort(key=lambda r: r["data_bytes"])
+    return charts
+
+
+def sweep_line(ax, key, rs, colour_of):
+    """One variant's line: the vendor's black, a ceiling grey dashed, any
+    other the colour its name has on every chart."""
+    xs, ys = [r["data_bytes"] for r in rs], [r["rate"] for r in rs]
+    label = textwrap.fill(" / ".join(dict.fromkeys(r["variant"] for r in rs)), 30)
+    if key == "vendor":
+        ax.plot(xs, ys, "s-", color="black", markersize=4, label=label, zorder=3)
+    elif is_ceiling(rs[0]):
+        ax.plot(xs, ys, "^--", color="grey", markersize=4, linewidth=1, label=label)
+    else:
+        k = colour_of[key]
+        ax.plot(xs, ys, "os^vDP"[k // 10 % 6] + "-", color=plt.get_cmap("tab10")(k % 10),
+                markersize=4, label=label)
+
+
+def sweep(rows, meta, out, summary):
+    """One chart a family and type: rate against data_bytes, both log."""
+    charts = sweep_lines(rows)
+    colour_of = {}
+    for r in rows:
+        if not is_vendor(r) and not is_ceiling(r):
+            colour_of.setdefault(r["variant"], len(colour_of))
+    behind = [s for s in summary if "vendor" in (s.get("behind") or "")]
+    l2, l2_text = l2_size(meta)
+    written = []
+    for (family, typ), chart in charts.items():
+        fig, ax = plt.subplots(figsize=(9, 5.2))
+        for key, rs in chart["lines"].items():
+            sweep_line(ax, key, rs, colour_of)
+        circled = [r for s in behind if (s["family"], s["type"]) == (family, typ)
+                   for r in chart["lines"].get(s["best"], []) if r["size"] == s["size"]]
+        if circled:
+            ax.scatter([r["data_bytes"] for r in circled], [r["rate"] for r in circled],
+                       s=160, facecolors="none", edgecolors="red", linewidths=1.5,
+                       label="best, behind the vendor", zorder=4)
+        if l2 is not None:
+            ax.axvline(l2, linestyle=":", color="black", linewidth=1, label=f"L2 ({l2_text} MB)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        log_axis(ax.xaxis, bytes_text, (1, 2, 5))
+        log_axis(ax.yaxis, lambda y, _pos: f"{y:,g}", (1, 2, 3, 5))
+        ax.tick_params(labelsize=8)
+        ax.grid(True, which="both", linewidth=0.3)
+        ax.set_xlabel("bytes one run reads and writes")
+        ax.set_ylabel(f"rate ({', '.join(chart['units'])})")
+        ax.set_title(f"{family} {typ}: rate against size")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        fig.text(0.01, 0.01, caption(meta), fontsize=5, va="bottom")
+        fig.subplots_adjust(bottom=0.25, right=0.7)
+        path = os.path.join(out, file_name("sweep", family, typ))
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
 def draw(kind, path, out):
     try:
         with open(path) as f:
             doc = json.load(f)
         rows, meta = doc["rows"], doc.get("meta", {})
         os.makedirs(out, exist_ok=True)
+        if kind == "sweep":
+            return sweep(rows, meta, out, doc.get("summary") or [])
         return (bench if kind == "bench" else lanes)(rows, meta, out)
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.stderr.write(f"plot.py: {path}: {e}\n")
@@ -152,7 +267,9 @@ def draw(kind, path, out):
 def main(argv):
     if len(argv) == 3 and argv[1] == "all":
         jobs = [(k, os.path.join(argv[2], k + ".json"), argv[2]) for k in ("bench", "lanes")]
-    elif len(argv) == 4 and argv[1] in ("bench", "lanes"):
+        if os.path.exists(os.path.join(argv[2], "sweep.json")):
+            jobs.append(("sweep", os.path.join(argv[2], "sweep.json"), argv[2]))
+    elif len(argv) == 4 and argv[1] in ("bench", "lanes", "sweep"):
         jobs = [(argv[1], argv[2], argv[3])]
     else:
         sys.stderr.write(__doc__)

@@ -4,11 +4,27 @@
 # model's worst request of the sites the pictures show (lanes.json), then the
 # pictures (tools/plot.py all, where matplotlib is installed; else run that
 # line on a machine that has it).
-#   sh tools/results.sh [BANKFREE [DIR]]   (default build/bankfree docs/results)
+# With --sweep, the sweep alone instead (sweep.json and sweep.md, ~10 min on
+# an H100: bankfree bench --sizes sweep), then the pictures.
+#   sh tools/results.sh [--sweep] [BANKFREE [DIR]]   (default build/bankfree docs/results)
 set -eu
+sweep=0
+[ "${1:-}" = --sweep ] && sweep=1 && shift
 bankfree=${1:-build/bankfree}
 dir=${2:-docs/results}
 mkdir -p "$dir"
+plot() {
+    if python3 -c 'import matplotlib' 2>/dev/null; then
+        python3 "$(dirname "$0")/plot.py" all "$dir" >/dev/null
+    else
+        echo "results.sh: no matplotlib here: run tools/plot.py all $dir where it is installed"
+    fi
+}
+if [ $sweep = 1 ]; then
+    "$bankfree" bench --sizes sweep --format md --json "$dir/sweep.json" >"$dir/sweep.md"
+    plot
+    exit 0
+fi
 "$bankfree" --counters --format md --json "$dir/bench.json" >"$dir/bench.md"
 # The seeds' pictures from the real kernels: a column read into one bank and
 # its two fixes; ldmatrix on the row-major and swizzled GEMM tiles, wgmma's
@@ -19,8 +35,4 @@ mkdir -p "$dir"
     aes_lut/replicated \
     --type f32 --type u8-onebank --type aes128-onebank --size 8192x8192 --size 4096x4096x4096 \
     --size 1073741824 --lanes --format json >"$dir/lanes.json"
-if python3 -c 'import matplotlib' 2>/dev/null; then
-    python3 "$(dirname "$0")/plot.py" all "$dir" >/dev/null
-else
-    echo "results.sh: no matplotlib here: run tools/plot.py all $dir where it is installed"
-fi
+plot

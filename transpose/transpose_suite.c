@@ -48,6 +48,15 @@ static const struct bf_size bench_sizes[] = {{2, {8192, 8192}}, {2, {7919, 8209}
  * an H100 holds 3 x 132), and 16384 blocks, many waves. */
 static const struct bf_size hw_sizes[] = {{2, {1024, 1024}}, {2, {1000, 999}}, {2, {8192, 8192}}};
 
+/* The sweep: squares 64 ... 16384 (x2; 32 KiB to 2 GiB moved) and odd shapes:
+ * edge tiles on both sides, a prime pair, and a short wide matrix. */
+static const struct bf_size sweep_sizes[] = {
+    {2, {64, 64}},       {2, {128, 128}},   {2, {256, 256}},   {2, {512, 512}},
+    {2, {1024, 1024}},   {2, {2048, 2048}}, {2, {4096, 4096}}, {2, {8192, 8192}},
+    {2, {16384, 16384}}, {2, {1000, 999}},  {2, {2047, 2049}}, {2, {7919, 8209}},
+    {2, {64, 1048573}},
+};
+
 /* Input and output; the comparators (a copy, cublasSgeam) write the same output. */
 static double device_bytes(const struct bf_size *s)
 {
@@ -228,6 +237,7 @@ const struct bf_family transpose_family = {
     BF_SIZES(BF_SIZES_QUICK, quick_sizes),
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
     BF_SIZES(BF_SIZES_HW, hw_sizes),
+    BF_SIZES(BF_SIZES_SWEEP, sweep_sizes),
     .test_bytes = device_bytes,
     .bench_bytes = device_bytes,
     .model = model,

@@ -413,6 +413,12 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         ctx.timing.max_seconds = 0.25;
         ctx.timing.noise_target = 0.03;
     }
+    const int sweep = o->size_set == BF_SIZES_SWEEP;
+    if (sweep) { /* ~150 points in 10 minutes; each as a kernel meets new data */
+        ctx.no_warm = 1;
+        ctx.timing.min_reps = 10;
+        ctx.timing.max_seconds = 0.4;
+    }
     if (o->reps > 0) {
         ctx.timing.min_reps = o->reps;
         if (ctx.timing.max_reps < o->reps)
@@ -489,6 +495,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   ctx.timing.warmup, ctx.timing.min_reps, 100 * ctx.timing.noise_target,
                   ctx.timing.max_reps, ctx.timing.max_seconds,
                   o->flush_l2 ? "before every rep"
+                  : sweep     ? "when the data fits in 4x L2 (column l2)"
                               : "when the data fits in 4x L2, but for a family's warm sizes, "
                                 "resident in L2 on purpose (column l2)",
                   100 * ctx.timing.throttle_fraction, 1e3 * ctx.timing.recovery_s);
@@ -498,6 +505,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                   "vs_* = their time / this time; sm_mhz = median SM clock "
                   "over the kept reps; l2: flushed before "
                   "every rep, cold (data >= 4x L2, not flushed) or warm (resident on purpose); "
+                  "data_bytes = what one run reads and writes; "
                   "smem_*_ways = model wavefronts / ideal (ld, st, atom: shared atomics); "
                   "ldc_ways = constant-cache distinct addresses / requests%s",
                   ctx.counters

@@ -90,7 +90,9 @@ static const struct option_spec {
     [OPT_SIZES] = {"--sizes", "SET", SIZED, 0,
                    "a size list of each family: test (every edge case; test's\n"
                    "default), quick (a few, for the sanitizers), bench (bench's and\n"
-                   "model's default) or hw (what ncu profiles: one wave, many waves)"},
+                   "model's default), hw (what ncu profiles: one wave, many waves)\n"
+                   "or sweep (bench: launch-bound to far past L2, each family's\n"
+                   "telling types, L2 never warm, short timing; ~10 min on an H100)"},
     [OPT_TYPE] = {"--type", "T", SIZED | C(BF_CMD_LIST), 1,
                   "only type T, e.g. f32 or i32, or the types A-B with A or B equal\n"
                   "to T (u8: u8-uniform, u8-same, ...; same: u8-same, u16-same);\n"
@@ -331,7 +333,7 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
                 o->size_set = s;
                 return 0;
             }
-        return bf_fail(why, len, "--sizes '%s': use test, quick, bench or hw", v);
+        return bf_fail(why, len, "--sizes '%s': use test, quick, bench, hw or sweep", v);
     case OPT_TYPE:
         for (int k = 0; k < *ntypes; ++k)
             if (strcmp(type_text[k], v) == 0)
@@ -510,8 +512,10 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
 
     /* Types: all of each family's, or those named that it has. A name no
      * selected family has is an error; a family with none of them drops out. */
-    for (int f = 0; f < bf_nfamilies; ++f)
-        o->types[f] = ntypes ? 0u : all_of(bf_families[f]->ntypes);
+    for (int f = 0; f < bf_nfamilies; ++f) {
+        const unsigned sweep = o->size_set == BF_SIZES_SWEEP ? bf_families[f]->sweep_types : 0u;
+        o->types[f] = ntypes ? 0u : sweep ? sweep : all_of(bf_families[f]->ntypes);
+    }
     for (int k = 0; k < ntypes; ++k) {
         int found = 0;
         for (int f = 0; f < bf_nfamilies; ++f)
@@ -579,6 +583,9 @@ int bf_check_families(char *why, size_t len)
                            "family %s: 1-32 variants, 1-%d types, 1-%d dimensions, a size "
                            "form and every hook, please (common/registry.h)",
                            f->name, BF_MAX_TYPES, BF_MAX_DIMS);
+        if (f->sweep_types & ~all_of(f->ntypes))
+            return bf_fail(why, len, "family %s: .sweep_types names a type it does not have",
+                           f->name);
         if (f->conflicting < 0 || f->conflicting >= f->nvariants)
             return bf_fail(why, len, "family %s: .conflicting names no variant", f->name);
         for (int v = 0; v < f->nvariants; ++v)
