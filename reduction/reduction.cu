@@ -107,8 +107,18 @@ __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
         for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
             acc = add4(acc, x[k]);
     }
-    for (; v < vectors; v += REDUCTION_TUNED_THREADS)
-        acc = add4(acc, __ldg(vec + v));
+    /* The rest, fewer than REDUCTION_TUNED_LOADS a thread: all issued before
+     * any is added, so a short span (a small sum, the second pass) costs one
+     * round trip to memory, not one a load; added in the same order. */
+    uint4 x[REDUCTION_TUNED_LOADS];
+#pragma unroll
+    for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
+        if (v + k * REDUCTION_TUNED_THREADS < vectors)
+            x[k] = __ldg(vec + v + k * REDUCTION_TUNED_THREADS);
+#pragma unroll
+    for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
+        if (v + k * REDUCTION_TUNED_THREADS < vectors)
+            acc = add4(acc, x[k]);
 
     acc = warp_sum(acc);
     if (tid % 32 == 0)

@@ -414,10 +414,10 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         ctx.timing.noise_target = 0.03;
     }
     const int sweep = o->size_set == BF_SIZES_SWEEP;
-    if (sweep) { /* ~150 points in 10 minutes; each as a kernel meets new data */
+    if (sweep) { /* ~110 cases in a few minutes; each as a kernel meets new data */
         ctx.no_warm = 1;
-        ctx.timing.min_reps = 10;
-        ctx.timing.max_seconds = 0.4;
+        ctx.timing.max_reps = 4000; /* microsecond rows: a median of many */
+        ctx.timing.max_seconds = 1.0;
     }
     if (o->reps > 0) {
         ctx.timing.min_reps = o->reps;

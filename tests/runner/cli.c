@@ -92,7 +92,7 @@ static const struct option_spec {
                    "default), quick (a few, for the sanitizers), bench (bench's and\n"
                    "model's default), hw (what ncu profiles: one wave, many waves)\n"
                    "or sweep (bench: launch-bound to far past L2, each family's\n"
-                   "telling types, L2 never warm, short timing; ~10 min on an H100)"},
+                   "telling types, L2 never warm, at most 1 s a row; ~5 min)"},
     [OPT_TYPE] = {"--type", "T", SIZED | C(BF_CMD_LIST), 1,
                   "only type T, e.g. f32 or i32, or the types A-B with A or B equal\n"
                   "to T (u8: u8-uniform, u8-same, ...; same: u8-same, u16-same);\n"
