@@ -1,5 +1,5 @@
 /* The comparators that more than one family is timed against (a family's
- * own stay in its folder): the copy ceiling (transpose, reduction, aes_lut),
+ * own stay in its folder): the copy ceiling (transpose, aes_lut),
  * the read stream (the ceiling of reduction and histogram, whose kernels
  * only read) and CUB's sum (reduction's vendor row, histogram's second read
  * ceiling). The runner's, not the kernel library's. */

@@ -233,8 +233,10 @@ def sweep(rows, meta, out, summary):
             ax.axvline(l2, linestyle=":", color="black", linewidth=1, label=f"L2 ({l2_text} MB)")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        log_axis(ax.xaxis, bytes_text, (1, 2, 5))
-        log_axis(ax.yaxis, lambda y, _pos: f"{y:,g}", (1, 2, 3, 5))
+        lo, hi = ax.get_xlim()
+        log_axis(ax.xaxis, bytes_text, (1,) if hi / lo > 1e4 else (1, 2, 5))  # room to read
+        lo, hi = ax.get_ylim()
+        log_axis(ax.yaxis, lambda y, _pos: f"{y:,g}", (1,) if hi / lo > 1e4 else (1, 2, 3, 5))
         ax.tick_params(labelsize=8)
         ax.grid(True, which="both", linewidth=0.3)
         ax.set_xlabel("bytes one run reads and writes")
