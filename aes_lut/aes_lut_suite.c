@@ -287,6 +287,12 @@ static cudaError_t run_copy(void *arg, cudaStream_t stream)
     return bf_copy_ceiling(d->d_out, d->d_in, (size_t)d->n, stream);
 }
 
+static cudaError_t run_copy_kernel(void *arg, cudaStream_t stream)
+{
+    const struct data *d = arg;
+    return bf_copy_kernel_ceiling(d->d_out, d->d_in, (size_t)d->n, stream);
+}
+
 static int check_variant(void *arg, int variant, char *why, size_t len)
 {
     (void)variant;
@@ -308,6 +314,9 @@ static int aes_lut_bench(unsigned mask, int type, const struct bf_size *s,
     if (!in_place(d.n))
         bf_bench_ceiling(&b, "cudaMemcpy (copy ceiling)", 0, bytes,
                          (struct bf_job){run_copy, &d, NULL, NULL});
+    if (!in_place(d.n) && ((uintptr_t)d.d_in | (uintptr_t)d.d_out) % 16 == 0)
+        bf_bench_ceiling(&b, "copy kernel (ceiling)", 0, bytes,
+                         (struct bf_job){run_copy_kernel, &d, NULL, NULL});
     bf_bench_variants(&b, bytes, (struct bf_variant_job){run_variant, &d, prepare, check_variant});
     int failed = bf_bench_end(&b, bytes, bytes <= (double)ctx->dev->l2_bytes);
     data_free(&d);

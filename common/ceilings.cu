@@ -13,6 +13,44 @@ extern "C" cudaError_t bf_copy_ceiling(void *dst, const void *src, size_t bytes,
     return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream);
 }
 
+/* Block b copies 16-byte vectors [b COPY_VECTORS, (b + 1) COPY_VECTORS): all
+ * its loads in flight before any store; the last block also the bytes past
+ * the last whole vector. */
+#define COPY_VECTORS (READ_THREADS * READ_LOADS)
+
+__global__ void __launch_bounds__(READ_THREADS)
+    copy_kernel_ceiling(uint4 *__restrict__ dst, const uint4 *__restrict__ src, int64_t vectors,
+                        int tail_bytes)
+{
+    const int64_t v = (int64_t)blockIdx.x * COPY_VECTORS + threadIdx.x;
+    uint4 x[READ_LOADS];
+#pragma unroll
+    for (int k = 0; k < READ_LOADS; ++k)
+        if (v + k * READ_THREADS < vectors)
+            x[k] = __ldg(src + v + k * READ_THREADS);
+#pragma unroll
+    for (int k = 0; k < READ_LOADS; ++k)
+        if (v + k * READ_THREADS < vectors)
+            dst[v + k * READ_THREADS] = x[k];
+    if (blockIdx.x == gridDim.x - 1 && (int)threadIdx.x < tail_bytes)
+        ((unsigned char *)(dst + vectors))[threadIdx.x] =
+            ((const unsigned char *)(src + vectors))[threadIdx.x];
+}
+
+extern "C" cudaError_t bf_copy_kernel_ceiling(void *dst, const void *src, size_t bytes,
+                                              cudaStream_t stream)
+{
+    if (dst == NULL || src == NULL || (uintptr_t)dst % 16 != 0 || (uintptr_t)src % 16 != 0)
+        return cudaErrorInvalidValue;
+    const int64_t vectors = (int64_t)(bytes / 16),
+                  blocks = vectors == 0 ? 1 : (vectors + COPY_VECTORS - 1) / COPY_VECTORS;
+    if (blocks > 0x7fffffff)
+        return cudaErrorInvalidValue;
+    copy_kernel_ceiling<<<(unsigned)blocks, READ_THREADS, 0, stream>>>(
+        static_cast<uint4 *>(dst), static_cast<const uint4 *>(src), vectors, (int)(bytes % 16));
+    return cudaGetLastError();
+}
+
 extern "C" int64_t bf_read_ceiling_blocks(size_t bytes)
 {
     const int64_t words = (int64_t)(bytes / 4);
@@ -41,10 +79,15 @@ __global__ void __launch_bounds__(READ_THREADS)
         for (int k = 0; k < READ_LOADS; ++k)
             acc += (x[k].x + x[k].y) + (x[k].z + x[k].w);
     }
-    for (; v < vectors; v += READ_THREADS) {
-        const uint4 x = __ldg(vec + v);
-        acc += (x.x + x.y) + (x.z + x.w);
-    }
+    uint4 x[READ_LOADS]; /* the rest: all loads issued first, one round trip */
+#pragma unroll
+    for (int k = 0; k < READ_LOADS; ++k)
+        if (v + k * READ_THREADS < vectors)
+            x[k] = __ldg(vec + v + k * READ_THREADS);
+#pragma unroll
+    for (int k = 0; k < READ_LOADS; ++k)
+        if (v + k * READ_THREADS < vectors)
+            acc += (x[k].x + x[k].y) + (x[k].z + x[k].w);
 #pragma unroll
     for (int lanes = 16; lanes > 0; lanes /= 2)
         acc += __shfl_xor_sync(0xffffffffu, acc, lanes);

@@ -13,16 +13,18 @@ sweep=0
 bankfree=${1:-build/bankfree}
 dir=${2:-docs/results}
 mkdir -p "$dir"
-plot() {
+plot() { # what to draw: all, or sweep
+    set -- "$1" "$dir"
+    [ "$1" = sweep ] && set -- sweep "$dir/sweep.json" "$dir"
     if python3 -c 'import matplotlib' 2>/dev/null; then
-        python3 "$(dirname "$0")/plot.py" all "$dir" >/dev/null
+        python3 "$(dirname "$0")/plot.py" "$@" >/dev/null
     else
-        echo "results.sh: no matplotlib here: run tools/plot.py all $dir where it is installed"
+        echo "results.sh: no matplotlib here: run tools/plot.py $* where it is installed"
     fi
 }
 if [ $sweep = 1 ]; then
     "$bankfree" bench --sizes sweep --format md --json "$dir/sweep.json" >"$dir/sweep.md"
-    plot
+    plot sweep
     exit 0
 fi
 "$bankfree" --counters --format md --json "$dir/bench.json" >"$dir/bench.md"
@@ -35,4 +37,4 @@ fi
     aes_lut/replicated \
     --type f32 --type u8-onebank --type aes128-onebank --size 8192x8192 --size 4096x4096x4096 \
     --size 1073741824 --lanes --format json >"$dir/lanes.json"
-plot
+plot all

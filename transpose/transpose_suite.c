@@ -146,6 +146,12 @@ static cudaError_t run_copy(void *arg, cudaStream_t stream)
     return bf_copy_ceiling(b->d_out, b->d_in, b->bytes, stream);
 }
 
+static cudaError_t run_copy_kernel(void *arg, cudaStream_t stream)
+{
+    const struct buffers *b = &((const struct bench *)arg)->b;
+    return bf_copy_kernel_ceiling(b->d_out, b->d_in, b->bytes, stream);
+}
+
 /* Row-major in (rows x cols) is column-major A (cols x rows, lda = cols);
  * row-major out (cols x rows) is column-major C (rows x cols, ldc = rows);
  * C = 1 * A^T + 0 * C, in place on C as cuBLAS allows. */
@@ -200,6 +206,8 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
     bf_bench_begin(&b, &transpose_family, mask, type, s, ctx, t);
     bf_bench_ceiling(&b, "copy (ceiling)", 0, moved,
                      (struct bf_job){run_copy, &j, poison_output, check_copied});
+    bf_bench_ceiling(&b, "copy kernel (ceiling)", 0, moved,
+                     (struct bf_job){run_copy_kernel, &j, poison_output, check_copied});
     if (j.b.rows <= 0x7fffffff && j.b.cols <= 0x7fffffff) /* cuBLAS takes int */
         bf_bench_vendor(&b, "cublasSgeam", 0, moved,
                         (struct bf_job){run_cublas, &j, poison_output, check_transposed});
