@@ -166,6 +166,7 @@ static void bad_input(void)
     expect_usage_error(ARGS("bench", "--size"), "needs a value");
     expect_usage_error(ARGS("bench", "--size", "64x64", "--sizes", "hw"), "not both");
     expect_usage_error(ARGS("bench", "--sizes", "huge"), "--sizes 'huge'");
+    expect_usage_error(ARGS("bench", "--sizes", "huge"), "hw or sweep");
 
     /* Numbers: what is wrong with them, in words. */
     expect_usage_error(ARGS("bench", "--reps", "0"), "--reps '0'");
@@ -502,6 +503,15 @@ static void type_names(void)
 static void what_a_user_sees(void)
 {
     static struct result r;
+    /* The sweep's sizes, and its types where a family names them (histogram:
+     * four of eight), any without --type; --type still picks. */
+    expect_output(ARGS("model", "reduction/tuned", "--sizes", "sweep"), "4294967296");
+    expect_output(ARGS("model", "histogram/replicated", "--sizes", "sweep"), "u16-onebank");
+    run(ARGS("model", "histogram/replicated", "--sizes", "sweep"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "u8-same") == NULL,
+           "model --sizes sweep: histogram's sweep types only:\n%s", r.out);
+    expect_output(ARGS("model", "histogram/replicated", "--sizes", "sweep", "--type", "u8-same"),
+                  "u8-same");
     expect_output(ARGS("--help"), "usage: bankfree [COMMAND]");
     expect_output(ARGS("help"), "usage: bankfree [COMMAND]");
     expect_output(ARGS("help", "test"), "usage: bankfree test [FILTER...]");
