@@ -380,15 +380,22 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V))
     const int64_t whole = p.n / 16; /* blocks of 16 bytes */
     for (int64_t base = begin; base < end; base += AES_LUT_TILE) {
         if (ALIGNED && base + AES_LUT_TILE <= whole) {
-            uint4 x[AES_LUT_PER_THREAD];
+            uint4 x[AES_LUT_PER_THREAD] = {};
             uint32_t s[AES_LUT_PER_THREAD][4];
 #pragma unroll
             for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
                 const int64_t b = base + k * AES_LUT_THREADS + tid;
-                x[k] = load16<true>(in + 16 * b, 16);
+                if (!CTR)
+                    x[k] = load16<true>(in + 16 * b, 16);
                 block_input<CTR>(s[k], x[k], p, b);
             }
             encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, mine, p);
+            /* CTR's keystream needs no input: its blocks are loaded only now,
+             * so they hold no registers through the rounds (at the 64 a
+             * thread that 4 blocks an SM allow). */
+#pragma unroll
+            for (int k = 0; CTR && k < AES_LUT_PER_THREAD; ++k)
+                x[k] = load16<true>(in + 16 * (base + k * AES_LUT_THREADS + tid), 16);
 #pragma unroll
             for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
                 const int64_t b = base + k * AES_LUT_THREADS + tid;
