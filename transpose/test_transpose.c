@@ -29,9 +29,9 @@ static void test_naive(void)
         EXPECT_EQ(model(TRANSPOSE_NAIVE, &shapes[i], sites), 0, "naive: shared access sites");
 }
 
-/* The tile (TRANSPOSE_TILE_ROWS x TRANSPOSE_TILE_COLS: 128 rows of 32) written
- * in the load phase is a row per warp: ideal for every layout. Read by column,
- * the plain tile is 32-way; padded (33 words a row) and swizzled are ideal. */
+/* The tile (TRANSPOSE_TILE_ROWS x TRANSPOSE_TILE_COLS: 64 rows of 64) written
+ * in the load phase is half a row per warp: ideal for every layout. Read by column,
+ * the plain tile is 32-way; padded (65 words a row) and swizzled are ideal. */
 static void test_tiled_sites(void)
 {
     for (int i = 0; i < NSHAPES; ++i) {
@@ -145,9 +145,10 @@ static void test_layouts_are_permutations(void)
                         written[st.global]++;
                         int64_t r = st.global % rows, c = st.global / rows; /* in[r][c] */
                         int rt = (int)(r % TRANSPOSE_TILE_ROWS);
+                        int ct = (int)(c % TRANSPOSE_TILE_COLS);
                         struct transpose_move ld = transpose_load_move(
-                            TRANSPOSE_SWIZZLED, &t, (int)(c % TRANSPOSE_TILE_COLS),
-                            rt % TRANSPOSE_BLOCK_ROWS, rt / TRANSPOSE_BLOCK_ROWS);
+                            TRANSPOSE_SWIZZLED, &t, ct % 32, rt % TRANSPOSE_BLOCK_ROWS,
+                            rt / TRANSPOSE_BLOCK_ROWS * TRANSPOSE_ROW_LOADS + ct / 32);
                         EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem,
                                "store move (%d,%d,%d) of tile (%lld,%lld)", tx, ty, k,
                                (long long)tr, (long long)tc);

@@ -21,9 +21,9 @@ extern const struct bf_family transpose_family;
 
 static const struct bf_variant variants[TRANSPOSE_VARIANTS] = {
     [TRANSPOSE_NAIVE] = {"naive", "no shared memory: reads coalesced, writes 32 rows apart"},
-    [TRANSPOSE_CONFLICTING] = {"conflicting", "tile[128][32] read by column: 32-way conflict"},
-    [TRANSPOSE_PADDED] = {"padded", "tile[128][33]: one spare word a row, conflict-free"},
-    [TRANSPOSE_SWIZZLED] = {"swizzled", "tile[128][32], column ^ (row % 32): conflict-free"},
+    [TRANSPOSE_CONFLICTING] = {"conflicting", "tile[64][64] read by column: 32-way conflict"},
+    [TRANSPOSE_PADDED] = {"padded", "tile[64][65]: one spare word a row, conflict-free"},
+    [TRANSPOSE_SWIZZLED] = {"swizzled", "tile[64][64], column ^ (row % 32): conflict-free"},
 };
 
 /* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
