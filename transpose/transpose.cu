@@ -23,7 +23,8 @@ static __host__ __device__ __forceinline__ int64_t tile_cols(int64_t cols)
  * capped at 65535, so a block may loop over several. */
 
 /* No shared memory: a warp reads 32 consecutive floats of an input row and
- * writes each of them to a different output row. */
+ * writes each of them to a different output row. Its elements are those the
+ * tiled kernels' load phase reads (transpose_load_move). */
 __global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out,
                                                  const float *__restrict__ in, int64_t rows,
                                                  int64_t cols)
@@ -31,9 +32,9 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out,
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols(cols); tile_col += gridDim.y) {
 #pragma unroll
         for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            int64_t r =
-                (int64_t)blockIdx.x * TRANSPOSE_TILE_ROWS + threadIdx.y + k * TRANSPOSE_BLOCK_ROWS;
-            int64_t c = tile_col * TRANSPOSE_TILE_COLS + threadIdx.x;
+            int64_t r = (int64_t)blockIdx.x * TRANSPOSE_TILE_ROWS + threadIdx.y +
+                        k / TRANSPOSE_ROW_LOADS * TRANSPOSE_BLOCK_ROWS;
+            int64_t c = tile_col * TRANSPOSE_TILE_COLS + k % TRANSPOSE_ROW_LOADS * 32 + threadIdx.x;
             if (r < rows && c < cols)
                 out[c * rows + r] = in[r * cols + c];
         }
