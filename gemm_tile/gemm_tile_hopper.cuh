@@ -250,6 +250,27 @@ static __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_
         : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
+/* The same for a 64 x 64 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 7. */
+static __device__ __forceinline__ void wgmma_m64n64k16(float (&d)[32], uint64_t desc_a,
+                                                       uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+                 "}, %32, %33, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
 /* ---- registers: a warpgroup takes or gives back registers (the launch
  * reserves them for __launch_bounds__(threads, 1)) ---- */
 
@@ -265,24 +286,28 @@ template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
 /* ---- the family's K tile: 4 wgmma on tiles laid out as gemm_tile_wgmma_layout.h says ---- */
 
 /* acc += rows a_row0 .. + 63 of the A tile at `a` (a_rows rows) times the B
- * tile at `b` (256 rows), over a stage's 64 of K: 4 wgmma.m64n256k16, each
- * operand's descriptor moved to the k16 step. With accumulate 0 the first
- * replaces acc (wgmma's scale-d), so that a tile needs no zeroing. */
-template <int V>
-static __device__ __forceinline__ void wgmma_ktile(float (&acc)[128], uint32_t a, int a_rows,
+ * tile at `b` (BN rows: 256, or 64 in the narrow tile), over a stage's 64 of
+ * K: 4 wgmma.m64n{BN}k16, each operand's descriptor moved to the k16 step.
+ * With accumulate 0 the first replaces acc (wgmma's scale-d), so that a tile
+ * needs no zeroing. */
+template <int V, int BN>
+static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_t a, int a_rows,
                                                    int a_row0, uint32_t b, int accumulate)
 {
+    static_assert(BN == GEMM_TILE_WGMMA_BN || BN == GEMM_TILE_WGMMA_BN_NARROW, "a tile width");
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
 #pragma unroll
-    for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk)
-        wgmma_m64n256k16(
-            acc,
-            gemm_tile_wgmma_desc(variant, a_rows,
-                                 a + gemm_tile_wgmma_step_offset(variant, a_rows, a_row0, kk)),
-            gemm_tile_wgmma_desc(
-                variant, GEMM_TILE_WGMMA_BN,
-                b + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BN, 0, kk)),
-            accumulate || kk > 0);
+    for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
+        const uint64_t da = gemm_tile_wgmma_desc(
+                           variant, a_rows,
+                           a + gemm_tile_wgmma_step_offset(variant, a_rows, a_row0, kk)),
+                       db = gemm_tile_wgmma_desc(
+                           variant, BN, b + gemm_tile_wgmma_step_offset(variant, BN, 0, kk));
+        if constexpr (BN == GEMM_TILE_WGMMA_BN)
+            wgmma_m64n256k16(acc, da, db, accumulate || kk > 0);
+        else
+            wgmma_m64n64k16(acc, da, db, accumulate || kk > 0);
+    }
 }
 
 #endif

@@ -80,12 +80,15 @@ static uint64_t kind_count(int64_t i, int64_t n)
     return i < n - 1 ? (uint64_t)(n - 1) : 1u;
 }
 
-static void wgmma_model_sites(struct bf_site sites[GEMM_TILE_WGMMA_SITES])
+static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES])
 {
     sites[GEMM_TILE_SITE_TMA_A] = bf_site_new("TMA box to A tile", bf_tma());
     sites[GEMM_TILE_SITE_TMA_B] = bf_site_new("TMA box to B tile", bf_tma());
     sites[GEMM_TILE_SITE_WGMMA_A] = bf_site_new("wgmma A operand (64 x k16)", bf_wgmma());
-    sites[GEMM_TILE_SITE_WGMMA_B] = bf_site_new("wgmma B operand (256 x k16)", bf_wgmma());
+    sites[GEMM_TILE_SITE_WGMMA_B] =
+        bf_site_new(bn == GEMM_TILE_WGMMA_BN ? "wgmma B operand (256 x k16)"
+                                             : "wgmma B operand (64 x k16: narrow tile)",
+                    bf_wgmma());
     sites[GEMM_TILE_SITE_C_STAGE] = bf_site_new("C pairs to the staging buffer", bf_st(8));
     sites[GEMM_TILE_SITE_C_TMA] = bf_site_new("TMA store of a C box", bf_tma());
 }
@@ -104,17 +107,17 @@ static void add_operand(uint64_t desc, int rows, const struct bf_bank_rules *rul
     bf_site_add_matrices(site, rules, addr, n / 8);
 }
 
-void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int stage,
                                  const struct bf_bank_rules *rules,
                                  struct bf_site sites[GEMM_TILE_WGMMA_SITES])
 {
-    const uint32_t a = gemm_tile_wgmma_a_base(stage), b = gemm_tile_wgmma_b_base(stage);
+    const uint32_t a = gemm_tile_wgmma_a_base(stage, bn), b = gemm_tile_wgmma_b_base(stage, bn);
     const int slabs = gemm_tile_wgmma_slabs(variant);
     const uint32_t w = gemm_tile_wgmma_slab_bytes(variant);
     for (int s = 0; s < slabs; ++s) { /* as produce(): one box a slab of each */
         bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A], (uint64_t)GEMM_TILE_WGMMA_BM * w);
         bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B], /* into every block of the cluster */
-                        (uint64_t)GEMM_TILE_WGMMA_B_BOX_ROWS * w * GEMM_TILE_WGMMA_CLUSTER);
+                        (uint64_t)gemm_tile_wgmma_b_box_rows(bn) * w * GEMM_TILE_WGMMA_CLUSTER);
     }
     for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
         for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) { /* as consume() */
@@ -123,21 +126,20 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
                             variant, GEMM_TILE_WGMMA_BM,
                             a + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BM, row0, kk)),
                         GEMM_TILE_WGMMA_M, rules, &sites[GEMM_TILE_SITE_WGMMA_A]);
-            add_operand(gemm_tile_wgmma_desc(
-                            variant, GEMM_TILE_WGMMA_BN,
-                            b + gemm_tile_wgmma_step_offset(variant, GEMM_TILE_WGMMA_BN, 0, kk)),
-                        GEMM_TILE_WGMMA_BN, rules, &sites[GEMM_TILE_SITE_WGMMA_B]);
+            add_operand(gemm_tile_wgmma_desc(variant, bn,
+                                             b + gemm_tile_wgmma_step_offset(variant, bn, 0, kk)),
+                        bn, rules, &sites[GEMM_TILE_SITE_WGMMA_B]);
         }
 }
 
-void gemm_tile_model_wgmma_epilogue(int out_bytes, const struct bf_bank_rules *rules,
+void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_rules *rules,
                                     struct bf_site sites[GEMM_TILE_WGMMA_SITES])
 {
     const int tiles = 128 / (8 * out_bytes); /* n8 tiles a box */
     uint32_t addr[BF_WARP];
     sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
     for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
-        for (int box = 0; box < 32 / tiles; ++box) { /* as store_staged() */
+        for (int box = 0; box < bn / 8 / tiles; ++box) { /* as store_staged() */
             const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
             for (int warp = 0; warp < 4; ++warp)
                 for (int step = 0; step < 2 * tiles; ++step) {
@@ -160,18 +162,20 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
                               int out_bytes, const struct bf_bank_rules *rules,
                               struct bf_site sites[BF_MAX_SITES])
 {
-    wgmma_model_sites(sites);
+    /* The tile the launcher picks on this GPU (the rules' SMs). */
+    const int bn = gemm_tile_wgmma_bn(m, n, rules->sms);
+    wgmma_model_sites(bn, sites);
     sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
         return GEMM_TILE_WGMMA_SITES; /* refused: no launch */
     struct bf_site once[GEMM_TILE_WGMMA_SITES];
-    wgmma_model_sites(once);
+    wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
-    gemm_tile_model_wgmma_ktile(variant, 0, rules, once);
+    gemm_tile_model_wgmma_ktile(variant, bn, 0, rules, once);
     if (gemm_tile_wgmma_staged(0, n, out_bytes)) /* C from cudaMalloc: 16-byte aligned */
-        gemm_tile_model_wgmma_epilogue(out_bytes, rules, once);
+        gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
     const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
-                                                                   gemm_tile_wgmma_tiles_n(n)) *
+                                                                   gemm_tile_wgmma_tiles_n(n, bn)) *
                            GEMM_TILE_WGMMA_CLUSTER;
     for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s) {
         const int per_tile = s == GEMM_TILE_SITE_C_STAGE || s == GEMM_TILE_SITE_C_TMA;

@@ -33,20 +33,21 @@ enum gemm_tile_wgmma_site {
     GEMM_TILE_WGMMA_SITES
 };
 
-/* Adds what one block does for one K tile on the wgmma path: the
+/* Adds what one block does for one K tile on the wgmma path, in a tile bn
+ * (256 or 64) columns wide: the
  * producer's TMA boxes (gemm_tile_wgmma_slabs of A, and as many of its
  * share of B, which TMA writes into every block of the cluster) and each
  * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core
  * matrices at the addresses wgmma finds through the kernel's descriptors
  * (gemm_tile_wgmma_read). */
-void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int stage,
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int stage,
                                  const struct bf_bank_rules *rules,
                                  struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
 
-/* Adds what one block does to store one tile through the staging buffers
+/* Adds what one block does to store one tile (bn columns) through the staging buffers
  * (C of `out_bytes` a value): each consumer warp's stores of its pairs, at
  * gemm_tile_wgmma_c_offset, and the TMA stores, one a box. */
-void gemm_tile_model_wgmma_epilogue(int out_bytes, const struct bf_bank_rules *rules,
+void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_rules *rules,
                                     struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
 
 /* Empty sites, named and typed. */

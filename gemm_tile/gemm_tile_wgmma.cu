@@ -6,7 +6,8 @@
  * the tensor maps' boxes and the descriptors (gemm_tile_wgmma_layout.h).
  *
  * A block is 3 warpgroups and stays on its SM (a persistent grid, one block
- * an SM), taking 128 x 256 tiles of C in grouped order. Blocks come in
+ * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 64 tiles
+ * where C is too small to give every SM a wide one: gemm_tile_wgmma_bn). Blocks come in
  * clusters of 2 on tile rows one above the other: they share the B tile,
  * and each loads half of it, which TMA writes into both (multicast).
  * Warpgroup 0 produces: one thread waits until a stage is free in both
@@ -14,8 +15,9 @@
  * issues TMA copies for A (128 rows x 64 of K) and its half of B (128
  * columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
  * stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128 fp32
- * accumulators a thread), and frees the stage it read before (in both
- * blocks) once the wgmma that read it completed, one batch left in flight.
+ * accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
+ * the stage it read before (in both blocks) once the wgmma that read it
+ * completed, one batch left in flight.
  * After a tile's last K step each writes its 64 x 256 of C into swizzled
  * shared buffers that TMA stores, while the producer already fills the
  * stages with the next tile. The producer gives registers back
@@ -55,9 +57,9 @@ struct ring {
     uint32_t phase;
 };
 
-static __device__ __forceinline__ void ring_next(ring &r)
+template <int BN> static __device__ __forceinline__ void ring_next(ring &r)
 {
-    if (++r.stage == GEMM_TILE_WGMMA_STAGES) {
+    if (++r.stage == gemm_tile_wgmma_stages(BN)) {
         r.stage = 0;
         r.phase ^= 1u;
     }
@@ -86,38 +88,36 @@ struct work {
  * wait until the stage is free in every block of the cluster, then fill it:
  * one TMA box a slab of this block's A, and of its rows of B (the CLUSTER
  * blocks' B tile is the same), which TMA writes into every block. */
-template <int V>
+template <int V, int BN>
 static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                uint32_t smem, barriers bars, const work &w)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     const int slabs = gemm_tile_wgmma_slabs(variant), per_slab = 8 / slabs;
-    const int b_row0 = GEMM_TILE_WGMMA_B_BOX_ROWS * w.rank; /* this block's share of B */
+    const int b_row0 = gemm_tile_wgmma_b_box_rows(BN) * w.rank; /* this block's share of B */
     ring r = {0, 0};
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
         gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
-        const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM),
-                  col0 = (int)(tile_n * GEMM_TILE_WGMMA_BN) + b_row0;
+        const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM), col0 = (int)(tile_n * BN) + b_row0;
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
-            mbar_arrive_expect_tx(full, GEMM_TILE_WGMMA_STAGE_BYTES);
-            const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage),
-                           b = smem + gemm_tile_wgmma_b_base(r.stage);
+            mbar_arrive_expect_tx(full, gemm_tile_wgmma_stage_bytes(BN));
+            const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage, BN),
+                           b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
 #pragma unroll
             for (int s = 0; s < slabs; ++s) {
                 const int k0 = kt * GEMM_TILE_WGMMA_BK + 8 * per_slab * s, chunk = per_slab * s;
                 tma_load_2d(a + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BM, 0, chunk),
                             map_a, k0, row0, full);
-                const uint32_t b_at =
-                    b + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BN, b_row0, chunk);
+                const uint32_t b_at = b + gemm_tile_wgmma_offset(variant, BN, b_row0, chunk);
                 if constexpr (CLUSTER == 1)
                     tma_load_2d(b_at, map_b, k0, col0, full);
                 else
                     tma_load_2d_multicast(b_at, map_b, k0, col0, full, (1u << CLUSTER) - 1u);
             }
-            ring_next(r);
+            ring_next<BN>(r);
         }
     }
 }
@@ -138,17 +138,17 @@ static __device__ __forceinline__ void release(barriers bars, int stage)
 /* acc = rows row0 .. + 63 of A's tile times B's, K tile by K tile: wait for
  * a full stage, issue its 4 wgmma, and free the stage before it once the
  * wgmma that read it are done (one batch left in flight). */
-template <int V>
-static __device__ __forceinline__ void multiply(float (&acc)[128], uint32_t smem, barriers bars,
+template <int V, int BN>
+static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t smem, barriers bars,
                                                 ring &r, int ktiles, int row0, int lane)
 {
     int prev = 0;
     for (int kt = 0; kt < ktiles; ++kt) {
         mbar_wait(bar_at(bars.full, r.stage), r.phase);
-        const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage),
-                       b = smem + gemm_tile_wgmma_b_base(r.stage);
+        const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage, BN),
+                       b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
         wgmma_fence();
-        wgmma_ktile<V>(acc, a, GEMM_TILE_WGMMA_BM, row0, b, kt > 0);
+        wgmma_ktile<V, BN>(acc, a, GEMM_TILE_WGMMA_BM, row0, b, kt > 0);
         wgmma_commit();
         if (kt > 0) { /* the previous K tile's wgmma are done: its stage is free */
             wgmma_wait<1>();
@@ -156,11 +156,11 @@ static __device__ __forceinline__ void multiply(float (&acc)[128], uint32_t smem
                 release(bars, prev);
         }
         prev = r.stage;
-        ring_next(r);
+        ring_next<BN>(r);
     }
     wgmma_wait<0>();
 #pragma unroll
-    for (int i = 0; i < 128; ++i)
+    for (int i = 0; i < BN / 2; ++i)
         wgmma_fence_operand(acc[i]);
     if (lane == 0)
         release(bars, prev);
@@ -177,16 +177,16 @@ static __device__ __forceinline__ uint32_t pack_pair(float v0, float v1)
  * TMA (clipped at C's edges) while the next box is written into the other
  * buffer. Thread t's pairs are d[4 j], d[4 j + 1] at row t / 4 % 8 + 16 (t /
  * 32) and d[4 j + 2, 3] eight rows down, columns 8 j + 2 (t % 4). */
-template <typename Out>
+template <typename Out, int BN>
 static __device__ __forceinline__ void
-store_staged(const float (&acc)[128], const CUtensorMap *map_c, uint32_t smem, int consumer,
+store_staged(const float (&acc)[BN / 2], const CUtensorMap *map_c, uint32_t smem, int consumer,
              int64_t row0, int64_t col0, int thread)
 {
     constexpr int tiles = 128 / (8 * (int)sizeof(Out)); /* n8 tiles a box: 4 fp32, 8 fp16 */
     const int row = 16 * (thread / 32) + thread % 32 / 4, odd = row % 2;
     const uint32_t byte = 2u * sizeof(Out) * (uint32_t)(thread % 4);
 #pragma unroll
-    for (int box = 0; box < 32 / tiles; ++box) {
+    for (int box = 0; box < BN / 8 / tiles; ++box) {
         const uint32_t buffer = smem + gemm_tile_wgmma_c_base(consumer, box % 2);
         if (thread == 0)
             bulk_wait_read<1>(); /* the store two boxes ago has read this buffer */
@@ -231,8 +231,8 @@ store_staged(const float (&acc)[128], const CUtensorMap *map_c, uint32_t smem, i
 
 /* The epilogue without TMA (C misaligned for it): each thread stores its
  * pairs itself, without predicates where the whole tile is inside C. */
-template <typename Out>
-static __device__ __forceinline__ void store_direct(const float (&acc)[128], Out *c, int64_t m,
+template <typename Out, int BN>
+static __device__ __forceinline__ void store_direct(const float (&acc)[BN / 2], Out *c, int64_t m,
                                                     int64_t n, int pairs, int64_t row0,
                                                     int64_t col0, bool inside, int thread)
 {
@@ -240,14 +240,14 @@ static __device__ __forceinline__ void store_direct(const float (&acc)[128], Out
     if (inside) {
         Out *out = c + row * n + col;
 #pragma unroll
-        for (int j = 0; j < 32; ++j) {
+        for (int j = 0; j < BN / 8; ++j) {
             store_pair(out + 8 * j, acc[4 * j], acc[4 * j + 1]);
             store_pair(out + 8 * n + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
         }
         return;
     }
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
+    for (int j = 0; j < BN / 8; ++j) {
         store_c_pair(c, m, n, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], pairs);
         store_c_pair(c, m, n, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], pairs);
     }
@@ -255,36 +255,35 @@ static __device__ __forceinline__ void store_direct(const float (&acc)[128], Out
 
 /* A consumer warpgroup (0 or 1): rows 64 consumer .. + 63 of each of the
  * block's tiles, multiplied and stored. */
-template <int V, typename Out, bool staged>
+template <int V, int BN, typename Out, bool staged>
 static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c, int64_t m,
                                                int64_t n, int pairs, uint32_t smem, barriers bars,
                                                const work &w, int consumer)
 {
     const int thread = (int)threadIdx.x % 128;
-    float acc[128];
+    float acc[BN / 2];
 #pragma unroll
-    for (int i = 0; i < 128; ++i)
+    for (int i = 0; i < BN / 2; ++i)
         acc[i] = 0.0f;
     ring r = {0, 0};
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
         gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
-        multiply<V>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
+        multiply<V, BN>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
         const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
-                      col0 = tile_n * GEMM_TILE_WGMMA_BN;
+                      col0 = tile_n * BN;
         if (staged)
-            store_staged<Out>(acc, map_c, smem, consumer, row0, col0, thread);
+            store_staged<Out, BN>(acc, map_c, smem, consumer, row0, col0, thread);
         else
-            store_direct(acc, c, m, n, pairs, row0, col0,
-                         pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + GEMM_TILE_WGMMA_BN <= n,
-                         thread);
+            store_direct<Out, BN>(acc, c, m, n, pairs, row0, col0,
+                                  pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + BN <= n, thread);
     }
     if (staged && thread == 0)
         bulk_wait<0>(); /* C written before the block ends */
 }
 
 /* map_c: C as TMA stores it (used where `staged`). */
-template <int V, typename Out, bool staged>
+template <int V, int BN, typename Out, bool staged>
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     gemm_tile_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b,
@@ -295,9 +294,9 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     /* TMA swizzles absolute addresses: the stages start on 1024 bytes. */
     const uint32_t smem = ((uint32_t)__cvta_generic_to_shared(dynamic_smem) + 1023u) & ~1023u;
     const barriers bars = {smem + GEMM_TILE_WGMMA_BARRIERS,
-                           smem + GEMM_TILE_WGMMA_BARRIERS + 8u * GEMM_TILE_WGMMA_STAGES};
+                           smem + GEMM_TILE_WGMMA_BARRIERS + 8u * GEMM_TILE_WGMMA_MAX_STAGES};
     if (threadIdx.x == 0) {
-        for (int s = 0; s < GEMM_TILE_WGMMA_STAGES; ++s) {
+        for (int s = 0; s < gemm_tile_wgmma_stages(BN); ++s) {
             mbar_init(bar_at(bars.full, s), 1);
             mbar_init(bar_at(bars.empty, s), 4 * GEMM_TILE_WGMMA_CONSUMERS * CLUSTER);
         }
@@ -310,7 +309,7 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
         cluster_sync();
     work w;
     w.tiles_m = gemm_tile_wgmma_tiles_m(m);
-    w.tiles_n = gemm_tile_wgmma_tiles_n(n);
+    w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
     w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n);
     w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
@@ -320,10 +319,10 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     if (warpgroup == 0) {
         setmaxnreg_dec<PRODUCER_REGS>();
         if (threadIdx.x == 0)
-            produce<V>(&map_a, &map_b, smem, bars, w);
+            produce<V, BN>(&map_a, &map_b, smem, bars, w);
     } else {
         setmaxnreg_inc<CONSUMER_REGS>();
-        consume<V, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
+        consume<V, BN, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
     }
     /* No block leaves while another of its cluster may still arrive on its barriers. */
     if constexpr (CLUSTER > 1)
@@ -434,7 +433,7 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
     return cudaSuccess;
 }
 
-template <int V, typename Out, bool staged>
+template <int V, int BN, typename Out, bool staged>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
 {
@@ -443,10 +442,10 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     memset(&map_c, 0, sizeof map_c); /* unused unless staged */
     cudaError_t err = make_operand_map(&map_a, variant, a, m, k, GEMM_TILE_WGMMA_BM);
     if (err == cudaSuccess)
-        err = make_operand_map(&map_b, variant, b, n, k, GEMM_TILE_WGMMA_B_BOX_ROWS);
+        err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
     if (err == cudaSuccess && staged)
         err = make_c_map(&map_c, c, m, n);
-    const auto kernel = gemm_tile_wgmma_kernel<V, Out, staged>;
+    const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged>;
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)GEMM_TILE_WGMMA_SMEM_BYTES);
@@ -456,7 +455,7 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     if (err != cudaSuccess)
         return err;
     const int64_t tiles =
-        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n));
+        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, BN));
     launch_config l;
     configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
@@ -481,6 +480,16 @@ static cudaError_t hopper_here(int *device, int *sms)
     return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNoKernelImageForDevice;
 }
 
+/* C through TMA where it can take it (gemm_tile_wgmma_staged), else directly. */
+template <int V, int BN, typename Out>
+static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
+                               int64_t k, int device, int sms, cudaStream_t stream)
+{
+    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out)))
+        return launch_variant<V, BN, Out, true>(c, a, b, m, n, k, device, sms, stream);
+    return launch_variant<V, BN, Out, false>(c, a, b, m, n, k, device, sms, stream);
+}
+
 template <int V, typename Out>
 static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                  int64_t k, cudaStream_t stream)
@@ -489,9 +498,9 @@ static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, i
     const cudaError_t err = hopper_here(&device, &sms);
     if (err != cudaSuccess)
         return err;
-    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out)))
-        return launch_variant<V, Out, true>(c, a, b, m, n, k, device, sms, stream);
-    return launch_variant<V, Out, false>(c, a, b, m, n, k, device, sms, stream);
+    if (gemm_tile_wgmma_bn(m, n, sms) == GEMM_TILE_WGMMA_BN)
+        return launch_tile<V, GEMM_TILE_WGMMA_BN>(c, a, b, m, n, k, device, sms, stream);
+    return launch_tile<V, GEMM_TILE_WGMMA_BN_NARROW>(c, a, b, m, n, k, device, sms, stream);
 }
 
 template <typename Out>

@@ -27,8 +27,8 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_CEILING_THREADS, 1)
         acc[i] = 0.0f;
     for (int it = 0; it < iterations; ++it) {
         wgmma_fence();
-        wgmma_ktile<GEMM_TILE_WGMMA_SW128>(acc, smem, GEMM_TILE_WGMMA_M, 0, smem + CEILING_A_BYTES,
-                                           1);
+        wgmma_ktile<GEMM_TILE_WGMMA_SW128, GEMM_TILE_WGMMA_BN>(acc, smem, GEMM_TILE_WGMMA_M, 0,
+                                                               smem + CEILING_A_BYTES, 1);
         wgmma_commit();
         wgmma_wait<1>();
     }

@@ -5,7 +5,7 @@
  * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
  * drift from the code.
  *
- * A tile is `rows` rows (128 of A, 256 of B's columns) of 64 fp16 of K: 8
+ * A tile is `rows` rows (128 of A, 256 or 64 of B's columns) of 64 fp16 of K: 8
  * chunks of 16 bytes a row, as in the mma.sync tiles. wgmma reads a K-major
  * operand in one of four layouts, each a TMA swizzle mode (PTX ISA,
  * "Shared Memory Matrix Layout"; NVIDIA CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
@@ -35,22 +35,28 @@
 #include "gemm_tile/gemm_tile.h"
 #include "gemm_tile/gemm_tile_layout.h"
 
-#define GEMM_TILE_WGMMA_BM        128 /* rows of C (and of the A tile) a block computes */
-#define GEMM_TILE_WGMMA_BN        256 /* columns of C (rows of the B tile) */
-#define GEMM_TILE_WGMMA_BK        64  /* K a stage holds: 64 fp16, 128 B a row */
-#define GEMM_TILE_WGMMA_STAGES    4   /* 4 x 48 KiB in flight */
-#define GEMM_TILE_WGMMA_CONSUMERS 2   /* warpgroups that multiply, 64 rows of C each */
-#define GEMM_TILE_WGMMA_M         64  /* wgmma.m64n256k16: rows a warpgroup multiplies */
-#define GEMM_TILE_WGMMA_KK        (GEMM_TILE_WGMMA_BK / 16) /* k16 steps a stage */
+#define GEMM_TILE_WGMMA_BM         128 /* rows of C (and of the A tile) a block computes */
+#define GEMM_TILE_WGMMA_BN         256 /* columns of C (rows of the B tile) */
+#define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for C too small for 256 */
+#define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
+#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* the stages: 4 x 48 KiB, narrow 8 x 24 */
+#define GEMM_TILE_WGMMA_MAX_STAGES 8
+#define GEMM_TILE_WGMMA_CONSUMERS  2  /* warpgroups that multiply, 64 rows of C each */
+#define GEMM_TILE_WGMMA_M          64 /* wgmma.m64n256k16: rows a warpgroup multiplies */
+#define GEMM_TILE_WGMMA_KK         (GEMM_TILE_WGMMA_BK / 16) /* k16 steps a stage */
 /* One producer warpgroup (one thread issues the TMA copies), then the consumers. */
-#define GEMM_TILE_WGMMA_THREADS   (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
+#define GEMM_TILE_WGMMA_THREADS    (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
 /* Blocks a cluster: blocks on neighbouring tile rows, sharing their B tile;
  * each loads 1 / CLUSTER of it and TMA writes it into all of them (multicast),
  * so B crosses from L2 once a cluster. A probe may set it (1 or 2) with -D. */
 #ifndef GEMM_TILE_WGMMA_CLUSTER
 #define GEMM_TILE_WGMMA_CLUSTER 2
 #endif
-#define GEMM_TILE_WGMMA_B_BOX_ROWS (GEMM_TILE_WGMMA_BN / GEMM_TILE_WGMMA_CLUSTER)
+/* Rows of B a block loads for the cluster, in a tile `bn` columns wide. */
+static BF_HD int gemm_tile_wgmma_b_box_rows(int bn)
+{
+    return bn / GEMM_TILE_WGMMA_CLUSTER;
+}
 #ifndef GEMM_TILE_WGMMA_GROUP_M
 #define GEMM_TILE_WGMMA_GROUP_M 16 /* tile rows the grid walks down at a time */
 #endif
@@ -88,31 +94,41 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
 
 /* Bytes of the A tile, the B tile, a stage (A then B); after the stages,
  * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
- * then empty[s], 8 bytes each). */
-#define GEMM_TILE_WGMMA_A_BYTES     (GEMM_TILE_WGMMA_BM * 128u)
-#define GEMM_TILE_WGMMA_B_BYTES     (GEMM_TILE_WGMMA_BN * 128u)
-#define GEMM_TILE_WGMMA_STAGE_BYTES (GEMM_TILE_WGMMA_A_BYTES + GEMM_TILE_WGMMA_B_BYTES)
-#define GEMM_TILE_WGMMA_C_BYTES     (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
-#define GEMM_TILE_WGMMA_C_BASE      (GEMM_TILE_WGMMA_STAGES * GEMM_TILE_WGMMA_STAGE_BYTES)
+ * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Both
+ * tiles' rings take the same 192 KiB: 4 stages of 48 KiB, or 8 of 24 KiB
+ * (the narrow tile's k tiles are a quarter of the work: twice as many in
+ * flight hide the same latency). */
+#define GEMM_TILE_WGMMA_A_BYTES (GEMM_TILE_WGMMA_BM * 128u)
+#define GEMM_TILE_WGMMA_C_BYTES (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
+#define GEMM_TILE_WGMMA_C_BASE  GEMM_TILE_WGMMA_RING
 #define GEMM_TILE_WGMMA_BARRIERS                                                                   \
     (GEMM_TILE_WGMMA_C_BASE + 2u * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_C_BYTES)
 /* The kernel's dynamic shared memory: the stages, the buffers, the
  * barriers, and up to 1023 bytes to put the first stage on a 1024-byte
  * boundary. */
-#define GEMM_TILE_WGMMA_SMEM_BYTES (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_STAGES + 1024u)
+#define GEMM_TILE_WGMMA_SMEM_BYTES                                                                 \
+    (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_MAX_STAGES + 1024u)
 
-static BF_HD uint32_t gemm_tile_wgmma_a_base(int stage)
+static BF_HD uint32_t gemm_tile_wgmma_stage_bytes(int bn)
 {
-    return (uint32_t)stage * GEMM_TILE_WGMMA_STAGE_BYTES;
+    return GEMM_TILE_WGMMA_A_BYTES + (uint32_t)bn * 128u;
 }
-static BF_HD uint32_t gemm_tile_wgmma_b_base(int stage)
+static BF_HD int gemm_tile_wgmma_stages(int bn)
 {
-    return gemm_tile_wgmma_a_base(stage) + GEMM_TILE_WGMMA_A_BYTES;
+    return (int)(GEMM_TILE_WGMMA_RING / gemm_tile_wgmma_stage_bytes(bn));
+}
+static BF_HD uint32_t gemm_tile_wgmma_a_base(int stage, int bn)
+{
+    return (uint32_t)stage * gemm_tile_wgmma_stage_bytes(bn);
+}
+static BF_HD uint32_t gemm_tile_wgmma_b_base(int stage, int bn)
+{
+    return gemm_tile_wgmma_a_base(stage, bn) + GEMM_TILE_WGMMA_A_BYTES;
 }
 
 /* ---- the epilogue: C through shared memory to TMA's store ---- */
 
-/* Each consumer writes its 64 x 256 of C 128 bytes of a row at a time (32
+/* Each consumer writes its 64 x bn of C 128 bytes of a row at a time (32
  * fp32 or 64 fp16 columns: one TMA box) into one of its two buffers, and
  * TMA stores the box while it writes the next. Thread t holds pairs of
  * neighbours in rows r = t / 4 % 8 + 16 (t / 32) and r + 8, one pair an n8
@@ -209,14 +225,26 @@ static BF_HD int64_t gemm_tile_wgmma_tiles_m(int64_t m)
 {
     return (m + GEMM_TILE_WGMMA_BM - 1) / GEMM_TILE_WGMMA_BM;
 }
-static BF_HD int64_t gemm_tile_wgmma_tiles_n(int64_t n)
+static BF_HD int64_t gemm_tile_wgmma_tiles_n(int64_t n, int bn)
 {
-    return (n + GEMM_TILE_WGMMA_BN - 1) / GEMM_TILE_WGMMA_BN;
+    return (n + bn - 1) / bn;
 }
 static BF_HD int64_t gemm_tile_wgmma_tiles_k(int64_t k)
 {
     return (k + GEMM_TILE_WGMMA_BK - 1) / GEMM_TILE_WGMMA_BK;
 }
+/* The tile's width for an m x n C on a GPU of `sms` SMs: 256 columns where
+ * that makes at least half as many tiles as SMs, else 64, four times the
+ * tiles (1024^3: 32 tiles of 128 x 256 for 132 SMs, 128 of 128 x 64).
+ * cuBLAS too turns to narrower tiles below 2048^3 (gemm_tile/README.md). The
+ * launcher and the bank model both ask this. */
+static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
+{
+    const int64_t tiles =
+        gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN);
+    return 2 * tiles >= sms ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
+}
+
 /* Clusters take CLUSTER tiles one above the other: "cluster tiles" of
  * CLUSTER x 128 rows (the last one reaching past m when the tile rows do not
  * divide; its blocks past m read zeros and store nothing). */

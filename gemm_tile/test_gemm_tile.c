@@ -572,7 +572,7 @@ static void test_wgmma_layouts(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         const uint32_t w = gemm_tile_wgmma_slab_bytes(var);
-        for (int rows = GEMM_TILE_WGMMA_BM; rows <= GEMM_TILE_WGMMA_BN; rows *= 2) {
+        for (int rows = GEMM_TILE_WGMMA_BN_NARROW; rows <= GEMM_TILE_WGMMA_BN; rows *= 2) {
             memset(seen, 0, sizeof seen);
             int bad = 0, bad_formula = 0;
             for (int r = 0; r < rows; ++r)
@@ -602,9 +602,29 @@ static void test_wgmma_layouts(void)
               1 * 128 * 64 + 5 * 64 + 16 * 0, "sw64 (5, 6): slab 1, chunk 2 ^ (5 / 2) % 4 = 0");
     EXPECT_EQ(gemm_tile_wgmma_offset(GEMM_TILE_WGMMA_INTERLEAVE, 256, 9, 3), 3 * 256 * 16 + 9 * 16,
               "interleave (9, 3)");
-    EXPECT(GEMM_TILE_WGMMA_STAGE_BYTES % 1024 == 0 && GEMM_TILE_WGMMA_A_BYTES % 1024 == 0,
-           "every tile starts on 1024 bytes, where TMA's swizzle starts over");
+    for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn *= 4) {
+        const uint32_t stage = gemm_tile_wgmma_stage_bytes(bn);
+        const int stages = gemm_tile_wgmma_stages(bn);
+        EXPECT(stage % 1024 == 0 && GEMM_TILE_WGMMA_A_BYTES % 1024 == 0,
+               "bn %d: every tile starts on 1024 bytes, where TMA's swizzle starts over", bn);
+        EXPECT(stages * stage == GEMM_TILE_WGMMA_RING && stages <= GEMM_TILE_WGMMA_MAX_STAGES,
+               "bn %d: %d stages of %u bytes fill the ring", bn, stages, stage);
+    }
+    EXPECT(gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN) == 4 &&
+               gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_NARROW) == 8,
+           "4 wide stages, 8 narrow ones");
     EXPECT(GEMM_TILE_WGMMA_SMEM_BYTES <= 227 * 1024, "the pipeline fits a block's 227 KiB");
+    /* The tile width the launcher picks for 132 SMs: wide where it makes at
+     * least 66 tiles of 128 x 256. */
+    const struct {
+        int64_t m, n;
+        int bn;
+    } picks[] = {{256, 256, 64},     {1024, 1024, 64},  {2048, 1024, 64}, {2048, 2048, 256},
+                 {1000, 11008, 256}, {8192, 1024, 256}, {1, 1, 64},       {8192, 8192, 256}};
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i)
+        EXPECT(gemm_tile_wgmma_bn(picks[i].m, picks[i].n, 132) == picks[i].bn,
+               "%lld x %lld on 132 SMs: bn %d", (long long)picks[i].m, (long long)picks[i].n,
+               picks[i].bn);
 }
 
 /* The descriptors the kernel builds find, for every row and both chunks of
@@ -618,9 +638,11 @@ static void test_wgmma_descriptors(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad = 0;
-        for (int operand = 0; operand < 2; ++operand) {
-            const int rows = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BM,
-                      reads = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_M;
+        for (int operand = 0; operand < 3; ++operand) { /* A, B, the narrow tile's B */
+            const int rows = operand == 1   ? GEMM_TILE_WGMMA_BN
+                             : operand == 2 ? GEMM_TILE_WGMMA_BN_NARROW
+                                            : GEMM_TILE_WGMMA_BM,
+                      reads = operand ? rows : GEMM_TILE_WGMMA_M;
             for (int row0 = 0; row0 + reads <= rows; row0 += reads)
                 for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
                     const uint64_t d = gemm_tile_wgmma_desc(
@@ -647,68 +669,83 @@ static void test_wgmma_descriptors(void)
 
 /* Requests and a launch: per K tile a block issues gemm_tile_wgmma_slabs
  * TMA boxes for A and for its share of B, and each of 2 consumers 4 wgmma;
- * every wgmma reads A's 16 core matrices and B's 64, one wavefront each in
- * every mode (conflict-free); per tile each consumer stages 64 x 256 of C
- * through its swizzled buffers (fp32: 8 boxes, 64 stores of 8 bytes a warp,
- * 2 wavefronts each; fp16: 4 boxes, 4 bytes, 1 wavefront) and TMA stores
- * each box. A launch: every block of every cluster tile, K tile by K tile.
- * 300 x 600 x 200: 3 x 3 tiles, clusters of 2 along M run 2 x 3 cluster
- * tiles (12 tiles, 3 of them past m), 4 K tiles. */
+ * every wgmma reads A's 16 core matrices and B's bn / 4 (64 wide, 16
+ * narrow), one wavefront each in every mode (conflict-free); per tile each
+ * consumer stages 64 x bn of C through its swizzled buffers (fp32: bn / 32
+ * boxes, 8-byte stores of 2 wavefronts; fp16: bn / 64 boxes, 4 bytes, 1
+ * wavefront; bn stores a warp in all) and TMA stores each box. A launch:
+ * every block of every cluster tile, K tile by K tile. 300 x 600 x 200: 3
+ * tile rows, clusters of 2 along M run 2 cluster tile rows (one past m), 4
+ * K tiles; on 132 SMs the narrow tile (10 tile columns: 40 tiles), on 2
+ * SMs the wide one (3: 12 tiles). */
 static void test_wgmma_model(void)
 {
+    struct bf_bank_rules two = bf_rules_sm90;
+    two.sms = 2;
+    const struct bf_bank_rules *rules[2] = {&bf_rules_sm90, &two};
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
-        for (int out = 2; out <= 4; out += 2) {
-            const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
-            struct bf_site s[BF_MAX_SITES];
-            const int64_t m = 300, n = 600, k = 200;
-            const int nsites = gemm_tile_model_launch(var, m, n, k, out, &bf_rules_sm90, s);
-            const uint64_t tiles = (3 + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER *
-                                   GEMM_TILE_WGMMA_CLUSTER * 3,
-                           ktiles = tiles * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
-                           wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK,
-                           boxes = tiles * GEMM_TILE_WGMMA_CONSUMERS * (uint64_t)(8 * out / 4),
-                           stores = tiles * GEMM_TILE_WGMMA_CONSUMERS * 4 * 64;
-            EXPECT_EQ(nsites, GEMM_TILE_WGMMA_SITES, "wgmma sites");
-            EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == ktiles * slabs &&
-                       s[GEMM_TILE_SITE_TMA_B].requests == ktiles * slabs &&
-                       s[GEMM_TILE_SITE_TMA_A].wavefronts ==
-                           ktiles * GEMM_TILE_WGMMA_A_BYTES / 128 &&
-                       s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * GEMM_TILE_WGMMA_B_BYTES / 128,
-                   "%s: TMA boxes and lines", names[v]);
-            EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == wgmma &&
-                       s[GEMM_TILE_SITE_WGMMA_A].wavefronts == 16 * wgmma &&
-                       s[GEMM_TILE_SITE_WGMMA_A].ideal == 16 * wgmma &&
-                       s[GEMM_TILE_SITE_WGMMA_B].wavefronts == 64 * wgmma &&
-                       s[GEMM_TILE_SITE_WGMMA_B].ideal == 64 * wgmma &&
-                       s[GEMM_TILE_SITE_WGMMA_B].worst == 64,
-                   "%s: wgmma reads one wavefront a core matrix (A %llu, B %llu for %llu wgmma)",
-                   names[v], (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].wavefronts,
-                   (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts,
-                   (unsigned long long)wgmma);
-            /* fp32: 8-byte stores, served a half-warp (4 rows) at a time: the
-             * odd rows' other order keeps them at 2, the ideal */
-            const uint64_t per_store = out == 4 ? 2 : 1, ideal = per_store;
-            EXPECT(s[GEMM_TILE_SITE_C_STAGE].requests == stores &&
-                       s[GEMM_TILE_SITE_C_STAGE].wavefronts == per_store * stores &&
-                       s[GEMM_TILE_SITE_C_STAGE].ideal == ideal * stores &&
-                       s[GEMM_TILE_SITE_C_STAGE].access.bytes == 2 * out &&
-                       s[GEMM_TILE_SITE_C_TMA].requests == boxes,
-                   "%s, %d-byte C: %llu staging stores (%llu wavefronts), %llu TMA stores",
-                   names[v], out, (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].requests,
-                   (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].wavefronts,
-                   (unsigned long long)s[GEMM_TILE_SITE_C_TMA].requests);
-            const struct bf_launch_ways w = bf_sites_ways(s, nsites);
-            EXPECT(w.ld == 1.0 && w.st == 1.0 && w.ld_wavefronts == 80 * wgmma,
-                   "%s: ld ways %.2f (gmma), st %.2f (staging; TMA is in no LSU class)", names[v],
-                   w.ld, w.st);
-            /* n = 601: rows of C not a multiple of 16 bytes apart: no staging */
-            gemm_tile_model_launch(var, m, 601, k, out, &bf_rules_sm90, s);
-            EXPECT(s[GEMM_TILE_SITE_C_STAGE].requests == 0 && s[GEMM_TILE_SITE_C_TMA].requests == 0,
-                   "%s: n = 601 stores directly", names[v]);
-            gemm_tile_model_launch(var, 8, 8, 12, out, &bf_rules_sm90, s);
-            EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == 0 && s[GEMM_TILE_SITE_TMA_A].requests == 0,
-                   "%s: k = 12 refused, no requests", names[v]);
-        }
+        for (int out = 2; out <= 4; out += 2)
+            for (int g = 0; g < 2; ++g) {
+                const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+                struct bf_site s[BF_MAX_SITES];
+                const int64_t m = 300, n = 600, k = 200;
+                const int bn = g ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
+                EXPECT_EQ(gemm_tile_wgmma_bn(m, n, rules[g]->sms), bn, "the tile picked");
+                const int nsites = gemm_tile_model_launch(var, m, n, k, out, rules[g], s);
+                const uint64_t tiles = (3 + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER *
+                                       GEMM_TILE_WGMMA_CLUSTER * (uint64_t)((n + bn - 1) / bn),
+                               ktiles = tiles * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
+                               wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK,
+                               boxes =
+                                   tiles * GEMM_TILE_WGMMA_CONSUMERS * (uint64_t)(bn * out / 128),
+                               stores = tiles * GEMM_TILE_WGMMA_CONSUMERS * (uint64_t)bn,
+                               b_reads = (uint64_t)bn / 4;
+                EXPECT_EQ(nsites, GEMM_TILE_WGMMA_SITES, "wgmma sites");
+                EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == ktiles * slabs &&
+                           s[GEMM_TILE_SITE_TMA_B].requests == ktiles * slabs &&
+                           s[GEMM_TILE_SITE_TMA_A].wavefronts ==
+                               ktiles * GEMM_TILE_WGMMA_A_BYTES / 128 &&
+                           s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * (uint64_t)bn,
+                       "%s, bn %d: TMA boxes and lines", names[v], bn);
+                EXPECT(
+                    s[GEMM_TILE_SITE_WGMMA_A].requests == wgmma &&
+                        s[GEMM_TILE_SITE_WGMMA_A].wavefronts == 16 * wgmma &&
+                        s[GEMM_TILE_SITE_WGMMA_A].ideal == 16 * wgmma &&
+                        s[GEMM_TILE_SITE_WGMMA_B].wavefronts == b_reads * wgmma &&
+                        s[GEMM_TILE_SITE_WGMMA_B].ideal == b_reads * wgmma &&
+                        s[GEMM_TILE_SITE_WGMMA_B].worst == (int)b_reads,
+                    "%s, bn %d: wgmma reads one wavefront a core matrix (A %llu, B %llu for %llu "
+                    "wgmma)",
+                    names[v], bn, (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].wavefronts,
+                    (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts,
+                    (unsigned long long)wgmma);
+                /* fp32: 8-byte stores, served a half-warp (4 rows) at a time: the
+                 * odd rows' other order keeps them at 2, the ideal */
+                const uint64_t per_store = out == 4 ? 2 : 1, ideal = per_store;
+                EXPECT(
+                    s[GEMM_TILE_SITE_C_STAGE].requests == stores &&
+                        s[GEMM_TILE_SITE_C_STAGE].wavefronts == per_store * stores &&
+                        s[GEMM_TILE_SITE_C_STAGE].ideal == ideal * stores &&
+                        s[GEMM_TILE_SITE_C_STAGE].access.bytes == 2 * out &&
+                        s[GEMM_TILE_SITE_C_TMA].requests == boxes,
+                    "%s, bn %d, %d-byte C: %llu staging stores (%llu wavefronts), %llu TMA stores",
+                    names[v], bn, out, (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].requests,
+                    (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].wavefronts,
+                    (unsigned long long)s[GEMM_TILE_SITE_C_TMA].requests);
+                const struct bf_launch_ways w = bf_sites_ways(s, nsites);
+                EXPECT(w.ld == 1.0 && w.st == 1.0 && w.ld_wavefronts == (16 + b_reads) * wgmma,
+                       "%s, bn %d: ld ways %.2f (gmma), st %.2f (staging; TMA is in no LSU class)",
+                       names[v], bn, w.ld, w.st);
+                /* n = 601: rows of C not a multiple of 16 bytes apart: no staging */
+                gemm_tile_model_launch(var, m, 601, k, out, rules[g], s);
+                EXPECT(s[GEMM_TILE_SITE_C_STAGE].requests == 0 &&
+                           s[GEMM_TILE_SITE_C_TMA].requests == 0,
+                       "%s: n = 601 stores directly", names[v]);
+                gemm_tile_model_launch(var, 8, 8, 12, out, rules[g], s);
+                EXPECT(s[GEMM_TILE_SITE_WGMMA_A].requests == 0 &&
+                           s[GEMM_TILE_SITE_TMA_A].requests == 0,
+                       "%s: k = 12 refused, no requests", names[v]);
+            }
     /* The staging stores into plain 128-byte rows instead (no swizzle): 8
      * rows of one place: 8 of 8 bytes in the same 8 banks, 8 wavefronts of
      * 2; the swizzled buffer, rows in order: 4 (half-warps: rows 0 and 1
@@ -794,22 +831,21 @@ static void test_wgmma_order(void)
  * copies each box to C, clipped at its edges. If a layout, a descriptor,
  * the fragment order, the cluster's share of B or the staging were wrong,
  * C would be. */
-static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e, uint8_t *smem[],
-                              const int64_t tile_m[], int64_t tile_n, float *c)
+static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emulated *e,
+                              uint8_t *smem[], const int64_t tile_m[], int64_t tile_n, float *c)
 {
     static float acc[GEMM_TILE_WGMMA_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
     memset(acc, 0, sizeof acc);
     for (int64_t kt = 0; kt < gemm_tile_wgmma_tiles_k(e->k); ++kt) {
-        const int stage = (int)(kt % GEMM_TILE_WGMMA_STAGES);
+        const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
         for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
-                const int rows = operand ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BM,
-                          first = operand ? GEMM_TILE_WGMMA_B_BOX_ROWS * rank : 0,
-                          count = operand ? GEMM_TILE_WGMMA_B_BOX_ROWS : GEMM_TILE_WGMMA_BM;
+                const int rows = operand ? bn : GEMM_TILE_WGMMA_BM,
+                          first = operand ? gemm_tile_wgmma_b_box_rows(bn) * rank : 0,
+                          count = operand ? gemm_tile_wgmma_b_box_rows(bn) : GEMM_TILE_WGMMA_BM;
                 const uint32_t tile =
-                    operand ? gemm_tile_wgmma_b_base(stage) : gemm_tile_wgmma_a_base(stage);
-                const int64_t row0 =
-                    operand ? tile_n * GEMM_TILE_WGMMA_BN : tile_m[rank] * GEMM_TILE_WGMMA_BM;
+                    operand ? gemm_tile_wgmma_b_base(stage, bn) : gemm_tile_wgmma_a_base(stage, bn);
+                const int64_t row0 = operand ? tile_n * bn : tile_m[rank] * GEMM_TILE_WGMMA_BM;
                 const int64_t limit = operand ? e->n : e->m;
                 const uint16_t *src = operand ? e->b : e->a;
                 for (int r = first; r < first + count; ++r)
@@ -829,14 +865,14 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e
                 for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
                     const uint64_t da = gemm_tile_wgmma_desc(
                                        v, GEMM_TILE_WGMMA_BM,
-                                       gemm_tile_wgmma_a_base(stage) +
+                                       gemm_tile_wgmma_a_base(stage, bn) +
                                            gemm_tile_wgmma_step_offset(v, GEMM_TILE_WGMMA_BM,
                                                                        GEMM_TILE_WGMMA_M * consumer,
                                                                        kk)),
-                                   db = gemm_tile_wgmma_desc(v, GEMM_TILE_WGMMA_BN,
-                                                             gemm_tile_wgmma_b_base(stage) +
-                                                                 gemm_tile_wgmma_step_offset(
-                                                                     v, GEMM_TILE_WGMMA_BN, 0, kk));
+                                   db = gemm_tile_wgmma_desc(
+                                       v, bn,
+                                       gemm_tile_wgmma_b_base(stage, bn) +
+                                           gemm_tile_wgmma_step_offset(v, bn, 0, kk));
                     static float am[64][16], bm[256][16];
                     for (int r = 0; r < 64; ++r)
                         for (int p = 0; p < 16; ++p) {
@@ -846,7 +882,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e
                                    2);
                             am[r][p] = half_f(h);
                         }
-                    for (int r = 0; r < 256; ++r)
+                    for (int r = 0; r < bn; ++r)
                         for (int p = 0; p < 16; ++p) {
                             uint16_t h;
                             memcpy(&h,
@@ -855,7 +891,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e
                             bm[r][p] = half_f(h);
                         }
                     for (int t = 0; t < 128; ++t)
-                        for (int i = 0; i < 128; ++i) {
+                        for (int i = 0; i < bn / 2; ++i) {
                             const int row = 16 * (t / 32) + t % 32 / 4 + 8 * (i % 4 / 2),
                                       col = 8 * (i / 4) + 2 * (t % 4) + i % 2;
                             float sum = 0;
@@ -867,7 +903,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e
     }
     for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
         for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
-            for (int box = 0; box < 8; ++box) { /* as store_staged(), fp32 */
+            for (int box = 0; box < bn / 32; ++box) { /* as store_staged(), fp32 */
                 const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
                 for (int t = 0; t < 128; ++t)
                     for (int step = 0; step < 8; ++step) {
@@ -884,7 +920,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, const struct emulated *e
                     }
                 const int64_t row0 =
                                   tile_m[rank] * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
-                              col0 = tile_n * GEMM_TILE_WGMMA_BN + 32 * box;
+                              col0 = tile_n * bn + 32 * box;
                 for (int r = 0; r < 64; ++r) /* TMA's store of the box, clipped */
                     for (int x = 0; x < 32; ++x)
                         if (row0 + r < e->m && col0 + x < e->n)
@@ -912,23 +948,26 @@ static void test_wgmma_emulated(void)
     for (int64_t i = 0; i < n * k; ++i)
         b[i] = gemm_tile_ref_random_half(22, (uint64_t)i);
     gemm_tile_ref(want, a, b, m, n, k);
-    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
-        const struct emulated e = {NULL, a, b, m, n, k};
-        for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
-            c[i] = NAN;
-        const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m), tiles_n = gemm_tile_wgmma_tiles_n(n);
-        for (int64_t cluster = 0; cluster < clusters; ++cluster)
-            for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n);
-                 t += clusters) {
-                int64_t tm[GEMM_TILE_WGMMA_CLUSTER], tn = 0;
-                for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
-                    gemm_tile_wgmma_tile(t, rank, tiles_m, tiles_n, &tm[rank], &tn);
-                emu_wgmma_cluster((enum gemm_tile_variant)v, &e, smem, tm, tn, c);
-            }
-        const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
-        EXPECT(err < 1e-6, "%s: the emulated wgmma kernel's C is off the reference: relative L2 %g",
-               names[v], err);
-    }
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
+        for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn *= 4) {
+            const struct emulated e = {NULL, a, b, m, n, k};
+            for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+                c[i] = NAN;
+            const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m),
+                          tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
+            for (int64_t cluster = 0; cluster < clusters; ++cluster)
+                for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n);
+                     t += clusters) {
+                    int64_t tm[GEMM_TILE_WGMMA_CLUSTER], tn = 0;
+                    for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
+                        gemm_tile_wgmma_tile(t, rank, tiles_m, tiles_n, &tm[rank], &tn);
+                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, &e, smem, tm, tn, c);
+                }
+            const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+            EXPECT(err < 1e-6,
+                   "%s, bn %d: the emulated wgmma kernel's C is off the reference: relative L2 %g",
+                   names[v], bn, err);
+        }
 }
 
 int main(void)

@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(128, 1)
         acc[i] = 0.0f;
     for (int it = 0; it < ITER; ++it) {
         wgmma_fence();
-        wgmma_ktile<V>(acc, a, GEMM_TILE_WGMMA_M, 0, b, 1);
+        wgmma_ktile<V, GEMM_TILE_WGMMA_BN>(acc, a, GEMM_TILE_WGMMA_M, 0, b, 1);
         wgmma_commit();
         wgmma_wait<0>();
     }
