@@ -101,7 +101,9 @@ static const struct bf_size quick_sizes[] = {
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
 /* For ncu: 32 and 128 blocks (under one wave at one block an SM on 132 SMs),
- * one with edge tiles, and the bench's 4096 (512 blocks, four waves). */
+ * one with edge tiles, and the bench's 4096 (512 blocks, four waves). On the
+ * Hopper path 1024^3 and 1000^3 run the narrow tile (128 blocks), the other
+ * two the wide one. */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
                                           {3, {1000, 1000, 1000}},
                                           {3, {2048, 2048, 512}},
