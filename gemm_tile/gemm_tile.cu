@@ -316,14 +316,12 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     return cudaGetLastError();
 }
 
-/* INT32_MAX: TMA's tensor coordinates are 32-bit signed. */
 template <typename Out>
 static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t *a,
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream)
 {
-    if ((unsigned)variant >= GEMM_TILE_VARIANTS || c == NULL || a == NULL || b == NULL || m < 1 ||
-        n < 1 || k < 8 || k % 8 != 0 || (uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0 ||
-        gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n))
+    if (c == NULL || a == NULL || b == NULL || (uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0 ||
+        gemm_tile_refusal(variant, m, n, k) != NULL)
         return cudaErrorInvalidValue;
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
     switch (variant) {
@@ -334,8 +332,6 @@ static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t
     case GEMM_TILE_SWIZZLED:
         return launch_variant<GEMM_TILE_SWIZZLED>(c, a, b, m, n, k, pairs, stream);
     default:
-        if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
-            return cudaErrorInvalidValue;
         return gemm_tile_wgmma_launch(variant, c, sizeof(Out) == 2, a, b, m, n, k, stream);
     }
 }

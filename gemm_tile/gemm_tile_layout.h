@@ -32,6 +32,8 @@
 #ifndef BANKFREE_GEMM_TILE_LAYOUT_H
 #define BANKFREE_GEMM_TILE_LAYOUT_H
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hostdev.h"
@@ -231,6 +233,26 @@ static BF_HD int64_t gemm_tile_tiles_n(int64_t n)
 {
     return (n + GEMM_TILE_BN - 1) / GEMM_TILE_BN;
 }
+/* Why gemm_tile_f32 and gemm_tile_f16 refuse an m x n x k launch of
+ * `variant` with cudaErrorInvalidValue (NULL: they run it; they refuse NULL
+ * pointers and A or B not 16-byte aligned too). The launcher and the
+ * runner's refusals both ask this, so one rule decides. */
+static inline const char *gemm_tile_refusal(enum gemm_tile_variant variant, int64_t m, int64_t n,
+                                            int64_t k)
+{
+    if ((unsigned)variant >= GEMM_TILE_VARIANTS)
+        return "no such variant";
+    if (m < 1 || n < 1)
+        return "M or N below 1";
+    if (k < 8 || k % 8 != 0)
+        return "K not a positive multiple of 8";
+    if (gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n))
+        return "more than 2^31 - 1 tiles of C";
+    if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS && (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX))
+        return "M, N or K of 2^31 or more (TMA's coordinates are 32-bit)";
+    return NULL;
+}
+
 /* Tile `index` of a tiles_m x tiles_n grid of tiles in "grouped" order: down
  * `group` rows of tiles, column after column. Blocks run roughly in order, a
  * wave at a time; taken row by row, a wave would read a few rows of A tiles

@@ -117,12 +117,10 @@ __global__ void TRANSPOSE_BOUNDS transpose_swizzled(float *__restrict__ out,
 extern "C" cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in,
                                      int64_t rows, int64_t cols, cudaStream_t stream)
 {
-    if (out == NULL || in == NULL || rows < 1 || cols < 1 || rows > INT64_MAX / cols)
+    if (out == NULL || in == NULL || transpose_refusal(rows, cols) != NULL)
         return cudaErrorInvalidValue;
     int64_t tiles_r = (rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
     int64_t tiles_c = tile_cols(cols);
-    if (tiles_r > INT32_MAX)
-        return cudaErrorInvalidValue; /* gridDim.x limit */
     dim3 grid((unsigned)tiles_r, (unsigned)(tiles_c < 65535 ? tiles_c : 65535));
     dim3 block(32, TRANSPOSE_BLOCK_ROWS);
     switch (variant) {

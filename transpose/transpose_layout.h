@@ -17,6 +17,7 @@
 #define BANKFREE_TRANSPOSE_LAYOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hostdev.h"
@@ -44,6 +45,20 @@
 #define TRANSPOSE_ROW_STORES (TRANSPOSE_TILE_ROWS / 32) /* warp-wide stores per output row */
 #define TRANSPOSE_STEPS      (TRANSPOSE_TILE_ROWS * TRANSPOSE_ROW_LOADS / TRANSPOSE_BLOCK_ROWS)
 #define TRANSPOSE_TILE_WORDS (TRANSPOSE_TILE_ROWS * (TRANSPOSE_TILE_COLS + 1))
+
+/* Why transpose_f32 refuses a rows x cols matrix with cudaErrorInvalidValue
+ * (NULL: it runs it; it refuses NULL pointers too). The launcher and the
+ * runner's refusals both ask this. */
+static inline const char *transpose_refusal(int64_t rows, int64_t cols)
+{
+    if (rows < 1 || cols < 1)
+        return "rows or cols below 1";
+    if (rows > INT64_MAX / cols)
+        return "rows x cols past 2^63 - 1";
+    if ((rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS > INT32_MAX)
+        return "more than 2^31 - 1 tile rows (gridDim.x)";
+    return NULL;
+}
 
 /* Word offset of logical tile element (row, col) in the variant's tile. The
  * only line that differs between the conflicting kernel and its two fixes. */
