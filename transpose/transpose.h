@@ -14,9 +14,9 @@ extern "C" {
 
 enum transpose_variant {
     TRANSPOSE_NAIVE,       /* no shared memory: reads coalesced, writes strided */
-    TRANSPOSE_CONFLICTING, /* tile[128][32] read by column: 32-way bank conflict */
-    TRANSPOSE_PADDED,      /* tile[128][33]: conflict-free */
-    TRANSPOSE_SWIZZLED,    /* tile[128][32], column ^ (row % 32): conflict-free, no padding */
+    TRANSPOSE_CONFLICTING, /* tile[64][64] read by column: 32-way bank conflict */
+    TRANSPOSE_PADDED,      /* tile[64][65]: conflict-free */
+    TRANSPOSE_SWIZZLED,    /* tile[64][64], column ^ (row % 32): conflict-free, no padding */
     TRANSPOSE_VARIANTS
 };
 
