@@ -35,6 +35,10 @@ const char *bf_op_name(enum bf_op op)
 /* Lanes that one part of the warp holds, and how many lanes take part at all. */
 static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *lanes_used)
 {
+    if (a.op == BF_LDC || a.op == BF_TMA) { /* no banks: the warp is one part */
+        *lanes_used = BF_WARP;
+        return BF_WARP;
+    }
     *lanes_used = BF_WARP;
     if (a.op == BF_LDMATRIX || a.op == BF_WGMMA) {
         *lanes_used = 8 * a.matrices;
@@ -47,33 +51,43 @@ static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *la
     return r->part_lanes;
 }
 
-/* The most distinct words any one bank holds for a part, and the number of
- * distinct words. Words are chained per bank, so a repeat is found by looking
- * only at the words already in its bank. */
-static void count_part(const struct bf_bank_rules *r, const uint32_t *word, int n,
-                       int *max_per_bank, int *distinct)
+int bf_part_lanes(const struct bf_bank_rules *r, struct bf_access a)
 {
-    int head[64], next[BF_WARP * 4], per_bank[64];
-    uint32_t uniq[BF_WARP * 4];
-    for (int b = 0; b < r->banks; ++b) {
-        head[b] = -1;
+    int used;
+    return part_lanes(r, a, &used);
+}
+
+/* The most distinct words any one bank holds for a part, that bank (the
+ * first to reach the most), and the number of distinct words. Each of the n
+ * lanes touches `span` words from first[lane], aligned to span (its width is
+ * its alignment), so two lanes touch the same words or none in common: a
+ * lane's first word is compared with every lane's before it, a loop without
+ * branches the compiler vectorises. */
+static void count_part(const struct bf_bank_rules *r, const uint32_t *first, int n, int span,
+                       int *max_per_bank, int *busiest, int *distinct)
+{
+    int per_bank[64];
+    for (int b = 0; b < r->banks; ++b)
         per_bank[b] = 0;
-    }
     *max_per_bank = 0;
     *distinct = 0;
+    /* Banks are a power of two in every rule: a mask, not a division a word. */
+    const uint32_t banks = (uint32_t)r->banks, mask = (banks & (banks - 1u)) == 0 ? banks - 1u : 0;
     for (int i = 0; i < n; ++i) {
-        int b = (int)(word[i] % (uint32_t)r->banks);
-        int j = head[b];
-        while (j >= 0 && uniq[j] != word[i])
-            j = next[j];
-        if (j >= 0)
-            continue; /* the same word: broadcast */
-        int d = (*distinct)++;
-        uniq[d] = word[i];
-        next[d] = head[b];
-        head[b] = d;
-        if (++per_bank[b] > *max_per_bank)
-            *max_per_bank = per_bank[b];
+        int seen = 0;
+        for (int j = 0; j < i; ++j)
+            seen |= first[j] == first[i];
+        if (seen)
+            continue; /* the same words: broadcast */
+        *distinct += span;
+        for (int w = 0; w < span; ++w) {
+            const uint32_t word = first[i] + (uint32_t)w;
+            const int b = (int)(mask ? word & mask : word % banks);
+            if (++per_bank[b] > *max_per_bank) {
+                *max_per_bank = per_bank[b];
+                *busiest = b;
+            }
+        }
     }
 }
 
@@ -98,6 +112,16 @@ static int ldc_requests(struct bf_access a, const uint32_t addr[BF_WARP], uint32
 int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
                        const uint32_t addr[BF_WARP], uint32_t active, struct bf_wavefronts *out)
 {
+    int busiest;
+    return bf_bank_wavefronts_busiest(r, a, addr, active, out, &busiest);
+}
+
+int bf_bank_wavefronts_busiest(const struct bf_bank_rules *r, struct bf_access a,
+                               const uint32_t addr[BF_WARP], uint32_t active,
+                               struct bf_wavefronts *out, int *busiest)
+{
+    int most_in_a_bank = 0;
+    *busiest = -1;
     out->wavefronts = 0;
     out->ideal = 0;
     if (a.bytes != 1 && a.bytes != 2 && a.bytes != 4 && a.bytes != 8 && a.bytes != 16)
@@ -117,21 +141,25 @@ int bf_bank_wavefronts(const struct bf_bank_rules *r, struct bf_access a,
     int part = part_lanes(r, a, &used);
     /* A lane touches the bank words from its first byte to its last. */
     int words_per_lane = a.bytes > r->bank_bytes ? a.bytes / r->bank_bytes : 1;
+    const uint32_t bank_bytes = (uint32_t)r->bank_bytes, width = (uint32_t)a.bytes;
     for (int first = 0; first < used; first += part) {
-        uint32_t word[BF_WARP * 4];
+        uint32_t first_word[BF_WARP];
         int n = 0;
         for (int lane = first; lane < first + part && lane < used; ++lane) {
             if (!(active >> lane & 1u))
                 continue;
-            if (addr[lane] % (uint32_t)a.bytes != 0)
+            if ((addr[lane] & (width - 1u)) != 0) /* a width is a power of two (checked) */
                 return -1;
-            for (int w = 0; w < words_per_lane; ++w)
-                word[n++] = addr[lane] / (uint32_t)r->bank_bytes + (uint32_t)w;
+            first_word[n++] = bank_bytes == 4 ? addr[lane] >> 2 : addr[lane] / bank_bytes;
         }
         if (n == 0)
             continue;
-        int most, distinct;
-        count_part(r, word, n, &most, &distinct);
+        int most, bank, distinct;
+        count_part(r, first_word, n, words_per_lane, &most, &bank, &distinct);
+        if (most > most_in_a_bank) {
+            most_in_a_bank = most;
+            *busiest = bank;
+        }
         out->wavefronts += most;
         out->ideal += (distinct + r->banks - 1) / r->banks;
     }
@@ -164,10 +192,18 @@ int bf_site_add(struct bf_site *s, const struct bf_bank_rules *r, const uint32_t
                 uint32_t active)
 {
     struct bf_wavefronts w;
-    if (bf_bank_wavefronts(r, s->access, addr, active, &w) != 0)
+    int busiest;
+    return bf_site_add_request(s, r, addr, active, &w, &busiest);
+}
+
+int bf_site_add_request(struct bf_site *s, const struct bf_bank_rules *r,
+                        const uint32_t addr[BF_WARP], uint32_t active, struct bf_wavefronts *w,
+                        int *busiest)
+{
+    if (bf_bank_wavefronts_busiest(r, s->access, addr, active, w, busiest) != 0)
         return -1;
-    keep_worst(s, w.wavefronts, addr, active);
-    site_count(s, w);
+    keep_worst(s, w->wavefronts, addr, active);
+    site_count(s, *w);
     return 0;
 }
 

@@ -142,6 +142,19 @@ enum bf_op_class bf_op_class(enum bf_op op);
 int bf_bank_wavefronts(const struct bf_bank_rules *rules, struct bf_access access,
                        const uint32_t addr[BF_WARP], uint32_t active, struct bf_wavefronts *out);
 
+/* bf_bank_wavefronts, and in *busiest the bank that holds the most distinct
+ * words of any one part (the first to reach that many), the bank a picture
+ * of the request points at; -1 where no lane is active, and for ldc (no
+ * banks). */
+int bf_bank_wavefronts_busiest(const struct bf_bank_rules *rules, struct bf_access access,
+                               const uint32_t addr[BF_WARP], uint32_t active,
+                               struct bf_wavefronts *out, int *busiest);
+
+/* The lanes one part of the warp holds, the lanes served together: 32, 16 or
+ * 8 (ldmatrix, wgmma: one matrix); lanes l and m are in the same part when
+ * l / parts = m / parts. */
+int bf_part_lanes(const struct bf_bank_rules *rules, struct bf_access access);
+
 /* One shared-memory access site of a kernel, summed over the warps that the
  * model replays through it. */
 struct bf_site {
@@ -168,6 +181,13 @@ static inline struct bf_site bf_site_new(const char *name, struct bf_access acce
 /* Adds one warp's request to the site (nothing if no lane is active). */
 int bf_site_add(struct bf_site *site, const struct bf_bank_rules *rules,
                 const uint32_t addr[BF_WARP], uint32_t active);
+
+/* bf_site_add, giving back the request's own count and its busiest bank
+ * (bf_bank_wavefronts_busiest): for a reader's own requests, reported one by
+ * one (`bankfree ways`). */
+int bf_site_add_request(struct bf_site *site, const struct bf_bank_rules *rules,
+                        const uint32_t addr[BF_WARP], uint32_t active,
+                        struct bf_wavefronts *request, int *busiest);
 
 /* The most distinct words any bank holds among the active lanes' words
  * (bank = word % banks, banks a power of two; banks = 1 gives the distinct

@@ -19,6 +19,7 @@
 #include "tests/runner/compare.h"
 #include "tests/runner/cli.h"
 #include "tests/runner/families.h"
+#include "tests/runner/ways.h"
 
 static void usage_error(const char *why)
 {
@@ -42,8 +43,6 @@ static void utc_now(char *buf, size_t len)
     gmtime_r(&now, &tm);
     strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
 }
-
-extern const char *const bf_revision; /* revision.c, written at build time */
 
 static void device_meta(struct bf_table *t, const struct bf_device *d)
 {
@@ -171,32 +170,21 @@ static void launch_cells(struct bf_table *t, const struct bf_site *sites, int n)
         bf_table_text(t, "(conflict-free)");
 }
 
-/* A site's worst request, a row a lane: its byte address, its first bank
- * and how many banks it spans (a 16-byte lane, 4 of 4-byte banks). */
+/* A site's worst request, a row a lane (bf_lane_cells), after the launch's
+ * family, types, size and variant. */
 static void lane_rows(struct bf_table *t, const char *family, const char *types, const char *size,
                       const char *variant, const struct bf_site *x,
                       const struct bf_bank_rules *rules)
 {
     if (x->worst_active == 0)
         return;
-    const int span = x->access.bytes > rules->bank_bytes ? x->access.bytes / rules->bank_bytes : 1;
     for (int lane = 0; lane < BF_WARP; ++lane) {
-        const uint32_t a = x->worst_addr[lane];
-        const int on = (int)(x->worst_active >> lane & 1u);
         bf_table_row(t);
         bf_table_text(t, "%s", family);
         bf_table_text(t, "%s", types);
         bf_table_text(t, "%s", size);
         bf_table_text(t, "%s", variant);
-        bf_table_text(t, "%s", x->name);
-        bf_table_text(t, "%s", bf_op_name(x->access.op));
-        bf_table_num(t, "%d", x->access.bytes);
-        bf_table_num(t, "%d", x->worst);
-        bf_table_num(t, "%d", lane);
-        bf_table_num(t, "%d", on);
-        bf_table_num_if(t, on, "%u", a);
-        bf_table_num_if(t, on, "%u", a / (uint32_t)rules->bank_bytes % (uint32_t)rules->banks);
-        bf_table_num_if(t, on, "%d", span);
+        bf_lane_cells(t, x, rules, lane);
     }
 }
 
@@ -208,20 +196,14 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     static const char *const launch_cols[] = {"family",     "type",       "size",      "variant",
                                               "ld_ways",    "st_ways",    "atom_ways", "ldc_ways",
                                               "worst_ways", "worst_site", NULL};
-    static const char *const lane_cols[] = {"family",  "type",  "size",  "variant", "site",
-                                            "op",      "bytes", "worst", "lane",    "active",
-                                            "address", "bank",  "banks", NULL};
+    static const char *const lane_cols[] = {"family",  "type",          "size",
+                                            "variant", BF_LANE_COLUMNS, NULL};
     const struct bf_bank_rules *rules = &o->rules;
     const uint64_t base = o->has_seed ? o->seed : MODEL_SEED;
     struct bf_table t;
     char why[256], size[64];
     bf_table_init(&t, o->lanes ? lane_cols : o->sites ? site_cols : launch_cols);
-    bf_table_meta(&t, "model",
-                  "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
-                  "time, 8 B stores %d, 16 B loads %d, 16 B stores %d, ldmatrix and wgmma 8; a "
-                  "GPU of %d SMs",
-                  rules->name, rules->banks, rules->bank_bytes, rules->part_lanes, rules->st8_lanes,
-                  rules->ld16_lanes, rules->st16_lanes, rules->sms);
+    bf_rules_meta(&t, rules);
     bf_table_meta(&t, "ways",
                   o->sites ? "wavefronts / ideal (ldc, a constant-cache load: distinct "
                              "addresses / requests); worst: most wavefronts one request took"
@@ -604,6 +586,8 @@ static int run(const struct bf_options *o, const char *cmdline)
         return cmd_counters(o);
     case BF_CMD_COMPARE:
         return bf_compare(o->files[0], o->files[1], o->format, cmdline);
+    case BF_CMD_WAYS:
+        return bf_ways(o, cmdline);
     default:
         break;
     }

@@ -1,6 +1,7 @@
 #include "tests/runner/cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,8 @@ static const struct command_spec {
     const char *name;
     const char *synopsis;
     const char *what;
-    int filtered; /* takes FAMILY/VARIANT filters */
+    int filtered;         /* takes FAMILY/VARIANT filters */
+    const char *examples; /* printed after the options */
 } commands[BF_COMMANDS] = {
     [BF_CMD_MAIN] = {"", "bankfree [OPTIONS]",
                      "The benchmark of every family on a GPU; without one, the bank model's\n"
@@ -56,6 +58,32 @@ static const struct command_spec {
          "runs and at least 1% (the bench's noise target). Exit 0 when no variant\n"
          "got slower, 1 when one did, 2 when a file cannot be read as a bench run.\n",
          0},
+    [BF_CMD_WAYS] =
+        {"ways", "bankfree ways EXPR [OPTIONS]",
+         "The bank model on your own index expression (no GPU, no family needed):\n"
+         "EXPR is the shared-memory byte address a lane touches, a C integer\n"
+         "expression on 64-bit signed values in `lane` (0-31) and the names given\n"
+         "with --let and --for: + - * / % << >> & | ^ ~ ! ( ), comparisons, && ||\n"
+         "and ?:. Each --for value is one warp request (several --for nest, the\n"
+         "first outermost); each request is counted by the model that replays the\n"
+         "families (bf_site_add), then the total. In a table, a picture of the\n"
+         "worst request: banks across, lanes down, in each bank's column the\n"
+         "distinct words of a part lettered A, B, C...: k letters = k wavefronts.\n"
+         "Quote EXPR for the shell. Bad input (syntax, an unknown name, / or % by\n"
+         "0, 64-bit overflow, an address that is negative, past 227 KiB (232448\n"
+         "bytes, sm_90's most for a block) or not aligned to its width, more than\n"
+         "2^20 requests) gets one line and exit 2; a syntax error, a caret too.\n",
+         0,
+         "examples:\n"
+         "  bankfree ways 'lane * 32 * 4'                   float t[32][32], a column: 32-way\n"
+         "  bankfree ways 'lane * 33 * 4'                   float t[32][33], a column: 1 way\n"
+         "  bankfree ways --elem 4 'lane * 32 + (c ^ lane)' --for c=0:32\n"
+         "                                   t[32][32], column c at c ^ row: every column 1 way\n"
+         "  bankfree ways --elem 2 'lane * 32 + c' --for c=0:32\n"
+         "                                   __half t[32][32], a column: 16-way\n"
+         "  bankfree ways --op ldmatrix 'lane % 16 * 128 + (lane / 16) * 16'\n"
+         "                                   ldmatrix.x4 of 128-byte rows: 8-way; the swizzled\n"
+         "                                   rows (lane / 16 ^ lane % 8) * 16: 1 way\n"},
 };
 
 enum option_id {
@@ -75,6 +103,12 @@ enum option_id {
     OPT_DEVICE,
     OPT_MEM_LIMIT,
     OPT_FORMAT,
+    OPT_LET,
+    OPT_FOR,
+    OPT_ELEM,
+    OPT_BYTES,
+    OPT_OP,
+    OPT_WAYS_LANES,
     OPT_HELP,
     OPTIONS
 };
@@ -104,7 +138,7 @@ static const struct option_spec {
     [OPT_LANES] = {"--lanes", NULL, C(BF_CMD_MODEL), 0,
                    "each site's worst request, a row a lane: its address, bank and\n"
                    "the banks it spans (for pictures: tools/plot.py lanes)"},
-    [OPT_RULES] = {"--rules", "R", C(BF_CMD_MODEL), 0,
+    [OPT_RULES] = {"--rules", "R", C(BF_CMD_MODEL) | C(BF_CMD_WAYS), 0,
                    "bank rules: sm90 (default, measured on H100), cc1x (16 banks\n"
                    "served per half-warp), kepler8 (the 8-byte banks of 3.x)"},
     [OPT_SMS] = {"--sms", "N", C(BF_CMD_MODEL), 0,
@@ -140,10 +174,30 @@ static const struct option_spec {
                        "environment variable BANKFREE_MEM_LIMIT, else what is free"},
     [OPT_FORMAT] = {"--format", "F",
                     C(BF_CMD_MAIN) | C(BF_CMD_LIST) | C(BF_CMD_MODEL) | C(BF_CMD_BENCH) |
-                        C(BF_CMD_DEVICE) | C(BF_CMD_COUNTERS) | C(BF_CMD_COMPARE),
+                        C(BF_CMD_DEVICE) | C(BF_CMD_COUNTERS) | C(BF_CMD_COMPARE) | C(BF_CMD_WAYS),
                     0,
                     "table (default), md, csv (a header row, then rows; the run's\n"
                     "facts go to stderr) or json"},
+    [OPT_LET] = {"--let", "NAME=V", C(BF_CMD_WAYS), 1,
+                 "a constant the expression may name: a whole number, e.g.\n"
+                 "--let stride=33 (0x hex and - too); repeat for more"},
+    [OPT_FOR] = {"--for", "NAME=A:B[:S]", C(BF_CMD_WAYS), 1,
+                 "a request for each NAME from A by S (default 1) short of B, as\n"
+                 "Python's range: --for c=0:32; repeat to nest (2^20 requests at\n"
+                 "most)"},
+    [OPT_ELEM] = {"--elem", "B", C(BF_CMD_WAYS), 0,
+                  "EXPR is an element index, elements of B bytes (1, 2, 4, 8, 16):\n"
+                  "the address is EXPR * B"},
+    [OPT_BYTES] = {"--bytes", "B", C(BF_CMD_WAYS), 0,
+                   "bytes a lane accesses: 1, 2, 4, 8 or 16 (default: --elem's, else\n"
+                   "4; ldmatrix 16, a row)"},
+    [OPT_OP] = {"--op", "OP", C(BF_CMD_WAYS), 0,
+                "ld (default), st, red (a shared atomic, result unused), ldmatrix\n"
+                "(EXPR: the row address each lane gives; .x1/.x2/.x4 by --lanes\n"
+                "8/16/32) or ldgsts (cp.async of 4, 8, 16 bytes, served as a store:\n"
+                "exact where each 8 lanes copy one aligned global line)"},
+    [OPT_WAYS_LANES] = {"--lanes", "N", C(BF_CMD_WAYS), 0,
+                        "lanes 0 to N - 1 take part, 1 to 32 (default 32)"},
     [OPT_HELP] = {"--help", NULL, ~0u, 1, "this help"},
 };
 
@@ -165,7 +219,10 @@ static void print_option(FILE *f, enum option_id id)
     if (s->arg)
         strncat(head, s->arg, sizeof head - strlen(head) - 1);
     if (id != OPT_SIZE) {
-        fprintf(f, "  %-16s", head);
+        if (strlen(head) > 15) /* too long to share its line: the help under it */
+            fprintf(f, "  %s\n%18s", head, "");
+        else
+            fprintf(f, "  %-16s", head);
         for (const char *line = s->help; *line;) {
             const char *end = strchr(line, '\n');
             int n = end ? (int)(end - line) : (int)strlen(line);
@@ -216,6 +273,8 @@ void bf_print_help(FILE *f, enum bf_command command)
               "  device   the GPU bankfree sees\n"
               "  counters which of ncu's counters sees each op of the model\n"
               "  compare  two bench runs (JSON) side by side, changes beyond the noise\n"
+              "  ways     the bank model on your own index expression: bankfree ways\n"
+              "           'lane * 33 * 4' (no GPU needed; bankfree help ways)\n"
               "  help     this, or `bankfree help COMMAND` (or COMMAND --help) for one\n"
               "           command and its options; with no command, bankfree takes\n"
               "           bench's options\n"
@@ -240,6 +299,8 @@ void bf_print_help(FILE *f, enum bf_command command)
     for (int id = 0; id < OPTIONS; ++id)
         if (options[id].commands & C(command))
             print_option(f, (enum option_id)id);
+    if (c->examples != NULL)
+        fprintf(f, "\n%s", c->examples);
 }
 
 /* A whole number in [lo, hi], decimal, or hex after 0x (a leading 0 is not
@@ -259,6 +320,92 @@ static int parse_number(const char *s, unsigned long long lo, unsigned long long
     if (v < lo)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* A whole number of int64_t: parse_number's, or - and one. */
+static int parse_int64(const char *s, int64_t *out)
+{
+    const int minus = *s == '-';
+    unsigned long long v;
+    int rc = parse_number(s + minus, 0, minus ? 1ull << 63 : (1ull << 63) - 1, &v);
+    if (rc == 0)
+        *out = minus ? (int64_t)(0 - v) : (int64_t)v; /* 2^63 wraps to INT64_MIN */
+    return rc;
+}
+
+/* ways: NAME=REST, a name the expression can use, given once. Returns REST,
+ * or NULL with why. */
+static const char *new_name(struct bf_options *o, const char *option, const char *v, char *why,
+                            size_t len)
+{
+    const char *eq = strchr(v, '=');
+    size_t n = eq ? (size_t)(eq - v) : 0;
+    const char *ok = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+    if (eq == NULL || n == 0 || n >= sizeof o->names[0].name || strspn(v, ok) < n ||
+        (v[0] >= '0' && v[0] <= '9')) {
+        bf_fail(why, len, "%s '%s': give NAME=%s, NAME a C name (letters, digits, _)", option, v,
+                strcmp(option, "--let") == 0 ? "VALUE" : "FIRST:END[:STEP]");
+        return NULL;
+    }
+    if (n == 4 && strncmp(v, "lane", 4) == 0) {
+        bf_fail(why, len, "%s '%s': lane is the lane's number, 0 to 31; name another", option, v);
+        return NULL;
+    }
+    for (int i = 0; i < o->nnames; ++i)
+        if (strlen(o->names[i].name) == n && strncmp(o->names[i].name, v, n) == 0) {
+            bf_fail(why, len, "%s '%s': %.*s is named twice", option, v, (int)n, v);
+            return NULL;
+        }
+    if (o->nnames == BF_WAYS_MAX_NAMES) {
+        bf_fail(why, len, "more than %d names given with --let and --for", BF_WAYS_MAX_NAMES);
+        return NULL;
+    }
+    memcpy(o->names[o->nnames].name, v, n);
+    o->names[o->nnames].name[n] = '\0';
+    return eq + 1;
+}
+
+/* ways: --for's FIRST:END[:STEP], each a whole number, STEP not 0. */
+static int parse_range(const char *text, struct bf_ways_name *n, char *why, size_t len)
+{
+    char buf[100];
+    int64_t v[3] = {0, 0, 1};
+    int parts = 0, bad = strlen(text) >= sizeof buf;
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *at = buf; !bad && at != NULL && parts < 4; ++parts) {
+        char *colon = strchr(at, ':');
+        if (colon != NULL)
+            *colon = '\0';
+        bad = parts == 3 || parse_int64(at, &v[parts]) != 0;
+        at = colon ? colon + 1 : NULL;
+    }
+    if (bad || parts < 2 || v[2] == 0)
+        return bf_fail(why, len,
+                       "--for %s=%s: give FIRST:END or FIRST:END:STEP, whole numbers, STEP not 0",
+                       n->name, text);
+    const int up = v[2] > 0;
+    if (up ? v[1] <= v[0] : v[1] >= v[0])
+        return bf_fail(why, len,
+                       "--for %s=%s: no values (from %" PRId64 " by %" PRId64
+                       " to short of %" PRId64 ")",
+                       n->name, text, v[0], v[2], v[1]);
+    /* In unsigned 64 bits: END - FIRST may not fit a signed one. */
+    const uint64_t span = up ? (uint64_t)v[1] - (uint64_t)v[0] : (uint64_t)v[0] - (uint64_t)v[1];
+    const uint64_t step = up ? (uint64_t)v[2] : 0 - (uint64_t)v[2];
+    n->first = v[0];
+    n->step = v[2];
+    n->count = (span - 1) / step + 1;
+    return 0;
+}
+
+/* ways: --elem's and --bytes' B, a power of two from 1 to 16. */
+static int parse_width(const char *option, const char *v, int *out, char *why, size_t len)
+{
+    unsigned long long n;
+    if (parse_number(v, 1, 16, &n) != 0 || (n & (n - 1)) != 0)
+        return bf_fail(why, len, "%s '%s': use 1, 2, 4, 8 or 16 (bytes)", option, v);
+    *out = (int)n;
     return 0;
 }
 
@@ -404,6 +551,44 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         if (bf_format_parse(v, &o->format) != 0)
             return bf_fail(why, len, "--format '%s': use table, md, csv or json", v);
         return 0;
+    case OPT_LET: {
+        const char *value = new_name(o, "--let", v, why, len);
+        if (value == NULL)
+            return -1;
+        struct bf_ways_name *n = &o->names[o->nnames];
+        rc = parse_int64(value, &n->first);
+        if (rc != 0)
+            return bf_fail(why, len, "--let %s: %s", v,
+                           rc == -2 ? "past 64 bits" : "give a whole number (0x for hex)");
+        n->count = 0;
+        ++o->nnames;
+        return 0;
+    }
+    case OPT_FOR: {
+        const char *range = new_name(o, "--for", v, why, len);
+        if (range == NULL || parse_range(range, &o->names[o->nnames], why, len) != 0)
+            return -1;
+        ++o->nnames;
+        return 0;
+    }
+    case OPT_ELEM:
+        return parse_width("--elem", v, &o->elem, why, len);
+    case OPT_BYTES:
+        return parse_width("--bytes", v, &o->access.bytes, why, len);
+    case OPT_OP: {
+        static const enum bf_op ops[] = {BF_LOAD, BF_STORE, BF_RED, BF_LDMATRIX, BF_CP_ASYNC};
+        for (size_t i = 0; i < sizeof ops / sizeof *ops; ++i)
+            if (strcmp(v, bf_op_name(ops[i])) == 0) {
+                o->access.op = ops[i];
+                return 0;
+            }
+        return bf_fail(why, len, "--op '%s': use ld, st, red, ldmatrix or ldgsts", v);
+    }
+    case OPT_WAYS_LANES:
+        if (parse_number(v, 1, 32, &n) != 0)
+            return bf_fail(why, len, "--lanes '%s': give a number of lanes from 1 to 32", v);
+        o->active_lanes = (int)n;
+        return 0;
     case OPT_HELP:
     case OPTIONS:
         break;
@@ -411,10 +596,48 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
     return 0;
 }
 
+/* ways: the access from --op, --bytes and --elem, the lanes, and the
+ * requests the loops make, each checked against the others. */
+static int ways_options(struct bf_options *o, char *why, size_t len)
+{
+    if (o->expr == NULL)
+        return bf_fail(why, len,
+                       "ways needs an expression, like: bankfree ways 'lane * 33 * 4' "
+                       "(bankfree help ways)");
+    struct bf_access *a = &o->access;
+    const int given = a->bytes;
+    if (a->bytes == 0)
+        a->bytes = a->op == BF_LDMATRIX ? 16 : o->elem ? o->elem : 4;
+    if (o->active_lanes == 0)
+        o->active_lanes = BF_WARP;
+    if (a->op == BF_LDMATRIX) {
+        if (a->bytes != 16)
+            return bf_fail(why, len, "--op ldmatrix: each lane gives a 16-byte row, not --bytes %d",
+                           given);
+        if (o->active_lanes % 8 != 0 || o->active_lanes == 24)
+            return bf_fail(why, len, "--op ldmatrix: --lanes 8, 16 or 32 (.x1, .x2, .x4), not %d",
+                           o->active_lanes);
+        a->matrices = o->active_lanes / 8;
+    }
+    if (a->op == BF_CP_ASYNC && a->bytes < 4)
+        return bf_fail(why, len, "--op ldgsts: cp.async copies 4, 8 or 16 bytes, not %d", a->bytes);
+    o->requests = 1;
+    for (int i = 0; i < o->nnames; ++i)
+        if (o->names[i].count > 0) {
+            if (o->names[i].count > BF_WAYS_MAX_REQUESTS ||
+                o->requests * o->names[i].count > BF_WAYS_MAX_REQUESTS)
+                return bf_fail(why, len, "the --for loops make more than 2^20 (%u) requests",
+                               BF_WAYS_MAX_REQUESTS);
+            o->requests *= o->names[i].count;
+        }
+    return 0;
+}
+
 int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, size_t len)
 {
     memset(o, 0, sizeof *o);
     o->rules = bf_rules_sm90;
+    o->access = bf_ld(0); /* ways: --bytes's width, 0 until given */
     o->size_set = -1;
     o->device = -1;
     int first = 1;
@@ -442,6 +665,16 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
     const char *type_text[BF_MAX_TYPES];
     for (int i = first; i < argc; ++i) {
         const char *a = argv[i];
+        /* ways: anything but --name or -h is the expression (-lane * 4 too) */
+        if (o->command == BF_CMD_WAYS && strncmp(a, "--", 2) != 0 && strcmp(a, "-h") != 0) {
+            if (o->expr != NULL)
+                return bf_fail(why, len,
+                               "ways takes one expression ('%s' is a second; quote "
+                               "the expression for the shell)",
+                               a);
+            o->expr = a;
+            continue;
+        }
         if (a[0] != '-' && o->command == BF_CMD_COMPARE) {
             if (nfiles == 2)
                 return bf_fail(why, len, "compare takes two files ('%s' is a third)", a);
@@ -462,8 +695,10 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int id = strcmp(a, "-h") == 0 ? OPT_HELP : -1;
-        for (int k = 0; k < OPTIONS && id < 0; ++k)
-            if (strlen(options[k].name) == nlen && strncmp(a, options[k].name, nlen) == 0)
+        /* A name two commands give different meanings (--lanes): the command's own. */
+        for (int k = 0; k < OPTIONS && (id < 0 || !(options[id].commands & C(o->command))); ++k)
+            if (strlen(options[k].name) == nlen && strncmp(a, options[k].name, nlen) == 0 &&
+                (id < 0 || (options[k].commands & C(o->command))))
                 id = k;
         if (id < 0)
             return bf_fail(why, len, "unknown option '%.*s' (%s lists them)", (int)nlen, a,
@@ -493,6 +728,8 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         if (apply_option(o, (enum option_id)id, v, type_text, &ntypes, why, len) != 0)
             return -1;
     }
+    if (o->command == BF_CMD_WAYS)
+        return ways_options(o, why, len);
     if (o->command == BF_CMD_COMPARE && nfiles < 2)
         return bf_fail(why, len, "compare takes two files: bankfree compare A.json B.json");
     if (seen[OPT_SIZE] && seen[OPT_SIZES])

@@ -15,6 +15,22 @@
 
 #define BF_MAX_SIZES 32
 
+/* ways: the variables a user may name (lane is one more), and the most warp
+ * requests one command replays. */
+#define BF_WAYS_MAX_NAMES    15
+#define BF_WAYS_MAX_REQUESTS (1u << 20)
+/* ways: the most shared memory a block may have on sm_90, 227 KiB. */
+#define BF_WAYS_SMEM_BYTES   232448
+
+/* ways: a name the expression may use, --let NAME=VALUE (count 0) or --for
+ * NAME=FIRST:END[:STEP] (FIRST, FIRST + STEP, ... short of END: count
+ * values). */
+struct bf_ways_name {
+    char name[32];
+    int64_t first, step;
+    uint64_t count;
+};
+
 enum bf_command {
     BF_CMD_MAIN, /* no command: bench on a GPU, the model without one */
     BF_CMD_HELP,
@@ -25,6 +41,7 @@ enum bf_command {
     BF_CMD_DEVICE,
     BF_CMD_COUNTERS,
     BF_CMD_COMPARE,
+    BF_CMD_WAYS,
     BF_COMMANDS
 };
 
@@ -50,8 +67,19 @@ struct bf_options {
     enum bf_format format;
     const char *files[2];       /* compare: the two runs, A then B */
     int sms;                    /* model: --sms, or 0 (the rules' own) */
-    struct bf_bank_rules rules; /* model: a copy of the rules --rules names, --sms applied */
+    struct bf_bank_rules rules; /* model, ways: a copy of the rules --rules names, --sms applied */
+    /* ways */
+    const char *expr;
+    struct bf_ways_name names[BF_WAYS_MAX_NAMES]; /* --let and --for, as given */
+    int nnames;
+    uint64_t requests; /* the product of the --for counts */
+    int elem; /* --elem: EXPR is an index of elements of this many bytes (0: a byte address) */
+    struct bf_access access;
+    int active_lanes; /* --lanes N: lanes 0 to N - 1 */
 };
+
+/* The source revision, written at build time (revision.c). */
+extern const char *const bf_revision;
 
 /* Parses argv, and the environment variable BANKFREE_MEM_LIMIT. Returns 0, or
  * -1 with one line of why. */
