@@ -121,6 +121,16 @@ struct bf_family {
      * it. A NULL hook: every variant runs wherever the build does. */
     const char *(*unavailable)(int variant, const struct bf_device *dev);
 
+    /* Why the family's C API refuses a launch of `variant` on `type` at
+     * `size` (its launcher returns cudaErrorInvalidValue and launches
+     * nothing), in a few words: "K not a multiple of 8"; NULL: it runs. The
+     * runner refuses a --size that no selected variant and type runs (one
+     * line, exit 2), model says why in the row of each it refuses, test
+     * checks that the launcher refuses it, bench skips it. The suite's own
+     * test asks this hook too, so one rule decides. A NULL hook: every size
+     * that parses runs. */
+    const char *(*refuses)(int variant, int type, const struct bf_size *size);
+
     /* Runs the variant once on fresh inputs from `seed`, output poisoned first,
      * and checks every output element. Returns 0 if right; else writes why.
      * The launch itself goes inside BF_PROFILED (common/counters.h): what the

@@ -221,6 +221,16 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
     return failed;
 }
 
+/* What transpose_f32 refuses at a size (transpose.h): more tile rows than a
+ * grid's x dimension holds. The runner's refusals. */
+static const char *refuses(int variant, int type, const struct bf_size *s)
+{
+    (void)variant;
+    (void)type;
+    const int64_t tile_rows = (s->dim[0] + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
+    return tile_rows > INT32_MAX ? "more than 2^31 - 1 tiles of 128 rows (gridDim.x)" : NULL;
+}
+
 static int model(int variant, int type, const struct bf_size *size, uint64_t seed,
                  const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
@@ -249,6 +259,7 @@ const struct bf_family transpose_family = {
     .test_bytes = device_bytes,
     .bench_bytes = device_bytes,
     .model = model,
+    .refuses = refuses,
     .test = transpose_test,
     .bench = transpose_bench,
 };

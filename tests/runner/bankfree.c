@@ -234,8 +234,10 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                     else
                         snprintf(types, sizeof types, "%s", fam->types[type]);
                     struct bf_site sites[BF_MAX_SITES];
-                    int n = fam->model(v, type, &sizes[s], case_seed(base, f, v, type, s), rules,
-                                       sites);
+                    const char *refused = bf_refuses(fam, v, type, &sizes[s]);
+                    int n = refused ? 0
+                                    : fam->model(v, type, &sizes[s], case_seed(base, f, v, type, s),
+                                                 rules, sites);
                     if (o->lanes) {
                         for (int i = 0; i < n; ++i)
                             lane_rows(&t, fam->name, types, size, fam->variants[v].name, &sites[i],
@@ -250,12 +252,17 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
                         bf_table_text(&t, "%s", types);
                         bf_table_text(&t, "%s", size);
                         bf_table_text(&t, "%s", fam->variants[v].name);
-                        if (!o->sites)
+                        if (refused != NULL) { /* the site column says why; no numbers */
+                            for (int c = 4; c < t.ncols - 1 && !o->sites; ++c)
+                                bf_table_none(&t);
+                            bf_table_text(&t, "(refused: %s)", refused);
+                        } else if (!o->sites) {
                             launch_cells(&t, sites, n);
-                        else if (n == 0)
+                        } else if (n == 0) {
                             bf_table_text(&t, "(no shared memory)");
-                        else
+                        } else {
                             site_cells(&t, &sites[i]);
+                        }
                     }
                     if (fam->model_types_alike)
                         break; /* one row serves every selected type */
@@ -317,10 +324,13 @@ static int cmd_test(const struct bf_options *o, const struct bf_device *dev)
                     bf_size_format(&sizes[s], size, sizeof size);
                     printf("%s  %s/%s  %s  %s", word[outcome], fam->name, fam->variants[v].name,
                            fam->types[type], size);
+                    const char *refused = bf_refuses(fam, v, type, &sizes[s]);
                     if (outcome == FAIL)
                         printf("  (case seed %#" PRIx64 "): %s", seed, why);
                     else if (outcome == SKIP)
                         printf("  (%s)", why);
+                    else if (refused != NULL)
+                        printf("  (refused, as the API must: %s)", refused);
                     putchar('\n');
                     fflush(stdout);
                     count[outcome]++;
@@ -450,7 +460,21 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                         ++skipped;
                         continue;
                     }
-                    failed |= fam->bench(runnable[f], type, &sizes[s], &ctx, &t);
+                    /* The variants the API runs at this size; none: a line, no case. */
+                    unsigned mask = runnable[f];
+                    const char *refused = NULL;
+                    for (int v = 0; v < fam->nvariants; ++v)
+                        if (mask >> v & 1u && bf_refuses(fam, v, type, &sizes[s]) != NULL) {
+                            refused = bf_refuses(fam, v, type, &sizes[s]);
+                            mask &= ~(1u << v);
+                        }
+                    if (mask == 0 && refused != NULL) {
+                        if (ctx.counting == NULL)
+                            fprintf(stderr, "bankfree: skipped %s %s %s: the API refuses it (%s)\n",
+                                    fam->name, fam->types[type], size, refused);
+                        continue;
+                    }
+                    failed |= fam->bench(mask, type, &sizes[s], &ctx, &t);
                     ++ran;
                 }
             }

@@ -74,16 +74,16 @@ static const struct command_spec {
          "bytes, sm_90's most for a block) or not aligned to its width, more than\n"
          "2^20 requests) gets one line and exit 2; a syntax error, a caret too.\n",
          0,
-         "examples:\n"
-         "  bankfree ways 'lane * 32 * 4'                   float t[32][32], a column: 32-way\n"
-         "  bankfree ways 'lane * 33 * 4'                   float t[32][33], a column: 1 way\n"
+         "examples (lane = the row a lane reads):\n"
+         "  bankfree ways 'lane * 32 * 4'      float t[32][32], a column: 32-way\n"
+         "  bankfree ways 'lane * 33 * 4'      float t[32][33], a column: 1 way\n"
          "  bankfree ways --elem 4 'lane * 32 + (c ^ lane)' --for c=0:32\n"
-         "                                   t[32][32], column c at c ^ row: every column 1 way\n"
+         "      t[32][32] XOR-swizzled (column c of row r at c ^ r): each column 1 way\n"
          "  bankfree ways --elem 2 'lane * 32 + c' --for c=0:32\n"
-         "                                   __half t[32][32], a column: 16-way\n"
-         "  bankfree ways --op ldmatrix 'lane % 16 * 128 + (lane / 16) * 16'\n"
-         "                                   ldmatrix.x4 of 128-byte rows: 8-way; the swizzled\n"
-         "                                   rows (lane / 16 ^ lane % 8) * 16: 1 way\n"},
+         "      __half t[32][32], each column: 16-way\n"
+         "  bankfree ways --op ldmatrix 'lane % 16 * 128 + lane / 16 * 16'\n"
+         "      ldmatrix.x4 of rows of 128 B (lane l gives row l % 16, chunk l / 16):\n"
+         "      8-way; chunk (lane / 16 ^ lane % 8), the swizzled tile: 1 way\n"},
 };
 
 enum option_id {
@@ -179,23 +179,24 @@ static const struct option_spec {
                     "table (default), md, csv (a header row, then rows; the run's\n"
                     "facts go to stderr) or json"},
     [OPT_LET] = {"--let", "NAME=V", C(BF_CMD_WAYS), 1,
-                 "a constant the expression may name: a whole number, e.g.\n"
-                 "--let stride=33 (0x hex and - too); repeat for more"},
+                 "a constant the expression may name, a whole number (0x for\n"
+                 "hex, - too): --let stride=33; repeat for more"},
     [OPT_FOR] = {"--for", "NAME=A:B[:S]", C(BF_CMD_WAYS), 1,
-                 "a request for each NAME from A by S (default 1) short of B, as\n"
-                 "Python's range: --for c=0:32; repeat to nest (2^20 requests at\n"
-                 "most)"},
+                 "a request for each NAME from A by S (default 1) short of B,\n"
+                 "as Python's range: --for c=0:32; repeat to nest (2^20\n"
+                 "requests at most)"},
     [OPT_ELEM] = {"--elem", "B", C(BF_CMD_WAYS), 0,
-                  "EXPR is an element index, elements of B bytes (1, 2, 4, 8, 16):\n"
-                  "the address is EXPR * B"},
+                  "EXPR is an index of B-byte elements (1, 2, 4, 8, 16): the\n"
+                  "address is EXPR * B"},
     [OPT_BYTES] = {"--bytes", "B", C(BF_CMD_WAYS), 0,
-                   "bytes a lane accesses: 1, 2, 4, 8 or 16 (default: --elem's, else\n"
-                   "4; ldmatrix 16, a row)"},
+                   "bytes a lane accesses: 1, 2, 4, 8 or 16 (default: --elem's,\n"
+                   "else 4; ldmatrix: 16, a row)"},
     [OPT_OP] = {"--op", "OP", C(BF_CMD_WAYS), 0,
-                "ld (default), st, red (a shared atomic, result unused), ldmatrix\n"
-                "(EXPR: the row address each lane gives; .x1/.x2/.x4 by --lanes\n"
-                "8/16/32) or ldgsts (cp.async of 4, 8, 16 bytes, served as a store:\n"
-                "exact where each 8 lanes copy one aligned global line)"},
+                "ld (default), st, red (a shared atomic, result unused),\n"
+                "ldmatrix (EXPR: the row address each lane gives; .x1, .x2,\n"
+                ".x4 by --lanes 8, 16, 32) or ldgsts (cp.async of 4, 8 or 16\n"
+                "bytes, served as a store: exact where each 8 lanes copy\n"
+                "one aligned global line)"},
     [OPT_WAYS_LANES] = {"--lanes", "N", C(BF_CMD_WAYS), 0,
                         "lanes 0 to N - 1 take part, 1 to 32 (default 32)"},
     [OPT_HELP] = {"--help", NULL, ~0u, 1, "this help"},
@@ -837,6 +838,33 @@ int bf_check_families(char *why, size_t len)
     return 0;
 }
 
+const char *bf_refuses(const struct bf_family *f, int v, int type, const struct bf_size *size)
+{
+    return f->refuses != NULL ? f->refuses(v, type, size) : NULL;
+}
+
+/* Why f's API refuses the size for each of the selected variants and types
+ * (the first's words), or NULL where one of them runs it. */
+static const char *refused_by_all(const struct bf_options *o, const struct bf_family *f,
+                                  const struct bf_size *size)
+{
+    const char *first = NULL;
+    for (int i = 0; i < bf_nfamilies; ++i) {
+        if (bf_families[i] != f)
+            continue;
+        for (int v = 0; v < f->nvariants; ++v)
+            for (int t = 0; t < f->ntypes; ++t) {
+                if (!(o->variants[i] >> v & 1u) || !(o->types[i] >> t & 1u))
+                    continue;
+                const char *why = bf_refuses(f, v, t, size);
+                if (why == NULL)
+                    return NULL;
+                first = first ? first : why;
+            }
+    }
+    return first;
+}
+
 int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
                     struct bf_size out[BF_MAX_SIZES], char *why, size_t len)
 {
@@ -846,6 +874,12 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
             continue; /* a size for another family */
         if (bf_size_parse(o->size_text[s], f, &out[n], why, len) != 0)
             return -1;
+        const char *refused = refused_by_all(o, f, &out[n]);
+        if (refused != NULL)
+            return bf_fail(
+                why, len,
+                "size '%s': %s's API refuses it (%s): no selected variant or type runs it",
+                o->size_text[s], f->name, refused);
         int repeat = 0;
         for (int k = 0; k < n; ++k)
             repeat |= memcmp(&out[k], &out[n], sizeof out[n]) == 0;

@@ -87,9 +87,14 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
 
 /* The sizes to run family f at: those given with --size that have f's number
  * of dimensions (each once), else the size list the options name. Returns
- * how many, or -1 with why (a size that does not parse). */
+ * how many, or -1 with why (a size that does not parse, or one that f's API
+ * refuses for every selected variant and type). */
 int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
                     struct bf_size out[BF_MAX_SIZES], char *why, size_t len);
+
+/* Why family f's C API refuses variant v, type `type` at `size` (its
+ * refuses hook); NULL: it runs. */
+const char *bf_refuses(const struct bf_family *f, int v, int type, const struct bf_size *size);
 
 /* Every registered family within the runner's limits (names, counts, size
  * lists, hooks). Returns 0, or -1 with one line of why. */
