@@ -50,15 +50,34 @@ struct parser {
     struct bf_expr_error *err;
 };
 
+static int failv(struct bf_expr_error *err, int syntax, int column, const char *fmt, va_list ap)
+{
+    vsnprintf(err->what, sizeof err->what, fmt, ap);
+    err->column = column;
+    err->syntax = syntax;
+    return -1;
+}
+
+/* An error at a column: fail for a name, a number or a value, syntax_error
+ * for text that is not an expression. Both return -1. */
 static int fail(struct bf_expr_error *err, int column, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(struct bf_expr_error *err, int column, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->what, sizeof err->what, fmt, ap);
+    failv(err, 0, column, fmt, ap);
     va_end(ap);
-    err->column = column;
+    return -1;
+}
+static int syntax_error(struct bf_expr_error *err, int column, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int syntax_error(struct bf_expr_error *err, int column, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    failv(err, 1, column, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -116,7 +135,7 @@ static int expected(struct parser *p, const char *what)
 {
     char f[40];
     found(p->at, f, sizeof f);
-    return fail(p->err, column(p, p->at), "%s expected, found %s", what, f);
+    return syntax_error(p->err, column(p, p->at), "%s expected, found %s", what, f);
 }
 
 static int is_name_char(char c, int first)
@@ -146,7 +165,7 @@ static int number(struct parser *p)
                                        : 99;
         if (d >= base) {
             if (d < 16 || is_name_char(c, 0))
-                return fail(p->err, column(p, p->at), "'%c' in a base-%d number", c, base);
+                return syntax_error(p->err, column(p, p->at), "'%c' in a base-%d number", c, base);
             break;
         }
         if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base ||
@@ -156,7 +175,7 @@ static int number(struct parser *p)
         v = v * (uint64_t)base + (uint64_t)d;
     }
     if (base == 16 && digits == 0)
-        return fail(p->err, column(p, p->at), "hex digits expected after 0x");
+        return syntax_error(p->err, column(p, p->at), "hex digits expected after 0x");
     emit(p, PUSH, start, (int64_t)v);
     return 0;
 }
@@ -202,8 +221,8 @@ static int crement(struct parser *p)
 {
     if ((p->at[0] != '-' && p->at[0] != '+') || p->at[1] != p->at[0])
         return 0;
-    return fail(p->err, column(p, p->at), "'%.2s' is C's %s, not two signs (write '%c %c')", p->at,
-                p->at[0] == '-' ? "decrement" : "increment", p->at[0], p->at[0]);
+    return syntax_error(p->err, column(p, p->at), "'%.2s' is C's %s, not two signs (write '%c %c')",
+                        p->at, p->at[0] == '-' ? "decrement" : "increment", p->at[0], p->at[0]);
 }
 
 static int unary(struct parser *p)

@@ -39,6 +39,7 @@ struct bf_expr {
 /* What went wrong, where: the column (1-based) in the text. */
 struct bf_expr_error {
     int column;
+    int syntax; /* the text is not an expression (else: a name, a number, a value) */
     char what[160];
 };
 

@@ -149,10 +149,9 @@ static int addresses(struct ways_run *w, uint32_t addr[BF_WARP])
     const int64_t bytes = o->access.bytes;
     int64_t value[BF_WARP];
     struct bf_expr_error err;
-    int failed;
-    if (bf_expr_run_lanes(&w->expr, w->vars, o->active_lanes, value, &err, &failed) != 0)
-        return run_error(w, failed, "%s (column %d)", err.what, err.column);
-    for (int lane = 0; lane < o->active_lanes; ++lane) {
+    int failed = o->active_lanes;
+    const int rc = bf_expr_run_lanes(&w->expr, w->vars, o->active_lanes, value, &err, &failed);
+    for (int lane = 0; lane < failed; ++lane) { /* the lanes before one that failed, in order */
         int64_t v = value[lane];
         if (o->elem && __builtin_mul_overflow(value[lane], (int64_t)o->elem, &v))
             return run_error(w, lane, "element %" PRId64 " of %d bytes: 64-bit overflow",
@@ -171,6 +170,8 @@ static int addresses(struct ways_run *w, uint32_t addr[BF_WARP])
                              v, bytes);
         addr[lane] = (uint32_t)v;
     }
+    if (rc != 0)
+        return run_error(w, failed, "%s (column %d)", err.what, err.column);
     return 0;
 }
 
@@ -187,6 +188,10 @@ static int compile(struct ways_run *w)
     struct bf_expr_error err;
     if (bf_expr_compile(&w->expr, w->o->expr, names, 1 + w->o->nnames, loops, &err) == 0)
         return 0;
+    if (!err.syntax) { /* a name, a number, a depth: a line */
+        fprintf(stderr, "bankfree: ways: %s (column %d)\n", err.what, err.column);
+        return BF_EXIT_USAGE;
+    }
     /* The expression echoed where the caret line can point into it: control
      * characters as spaces keep its columns. */
     const char *lead = "bankfree: ways '";
