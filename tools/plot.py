@@ -11,8 +11,11 @@ pip install matplotlib).
   tools/plot.py lanes MODEL.json OUTDIR
       one lane-to-bank picture an access site: the site's worst request,
       lanes down, banks across; lanes on one word share a colour, and a
-      bank with k words (k wavefronts) shows k colours
-      (from `bankfree model FILTER --lanes --format json`)
+      bank with k words of one part of the warp (k wavefronts) shows k
+      colours; a line between parts served on their own
+      (from `bankfree model FILTER --lanes --format json`, or the worst
+      request of `bankfree ways EXPR --format json`: the picture its table
+      prints)
   tools/plot.py sweep SWEEP.json OUTDIR
       one chart a family and type: rate against the bytes one run reads and
       writes, both axes log; a line a variant, the vendor's black, ceilings
@@ -105,49 +108,65 @@ def bench(rows, meta, out):
 
 
 def lanes(rows, meta, out):
+    """One picture a site: its worst request, a lane a row, a bank a column;
+    in each part of the warp (lanes served together: the rows' part) the
+    k-th distinct word of a bank gets the k-th colour, as `bankfree ways`
+    letters them."""
     sites = {}
     for r in rows:
-        key = (r["family"], r["type"], r["size"], r["variant"], r["site"])
+        key = tuple(r.get(k, "") for k in ("family", "type", "size", "variant", "site"))
         sites.setdefault(key, []).append(r)
+    banks, bank_bytes = rules_of(meta)
     written = []
     for (family, typ, size, variant, site), rs in sites.items():
-        grid = [[None] * 32 for _ in range(32)]
-        words = {}  # bank -> its distinct words, in lane order
+        grid = [[None] * banks for _ in range(32)]
+        words = {}  # (part, bank) -> its distinct words, in lane order
         for r in rs:
             if not r["active"]:
                 continue
-            first_word = r["address"] // 4
+            first_word = r["address"] // bank_bytes
             for k in range(r["banks"]):
-                bank = (r["bank"] + k) % 32
-                seen = words.setdefault(bank, [])
+                bank = (r["bank"] + k) % banks
+                seen = words.setdefault((r.get("part", 0), bank), [])
                 if first_word + k not in seen:
                     seen.append(first_word + k)
                 grid[r["lane"]][bank] = seen.index(first_word + k)
         fig, ax = plt.subplots(figsize=(6, 6))
         cmap = plt.get_cmap("tab20")
         for lane in range(32):
-            for bank in range(32):
+            for bank in range(banks):
                 if grid[lane][bank] is not None:
                     ax.add_patch(plt.Rectangle((bank, lane), 1, 1, color=cmap(grid[lane][bank] % 20)))
-        ax.set_xlim(0, 32)
+        for a, b in zip(rs, rs[1:]):  # a part of its own from b on
+            if a.get("part", 0) != b.get("part", 0):
+                ax.axhline(b["lane"], color="black", linewidth=0.8)
+        ax.set_xlim(0, banks)
         ax.set_ylim(32, 0)
-        ax.set_xticks(range(0, 33, 4))
+        ax.set_xticks(range(0, banks + 1, 4))
         ax.set_yticks(range(0, 33, 4))
         ax.set_xlabel("bank")
         ax.set_ylabel("lane")
         ax.grid(True, linewidth=0.3)
         worst = rs[0]["worst"]
         most = max((len(w) for w in words.values()), default=0)
-        ax.set_title(f"{family}/{variant} {typ} {size}\n{site}: {rs[0]['op']} {rs[0]['bytes']} B, "
+        head = f"{family}/{variant} {typ} {size}\n" if family else ""
+        ax.set_title(f"{head}{site}: {rs[0]['op']} {rs[0]['bytes']} B, "
                      f"worst request {worst} wavefront{'s' if worst != 1 else ''}, "
                      f"up to {most} words a bank", fontsize=8)
         fig.text(0.01, 0.01, caption(meta), fontsize=5, va="bottom")
         fig.subplots_adjust(bottom=0.15)
-        path = os.path.join(out, file_name("lanes", family, variant, typ, size, site))
+        path = os.path.join(out, file_name("lanes", *(p for p in (family, variant, typ, size, site) if p)))
         fig.savefig(path, dpi=120)
         plt.close(fig)
         written.append(path)
     return written
+
+
+def rules_of(meta):
+    """The banks and their width from the model's meta line ("sm_90 rules: 32
+    banks of 4 B; ..."): (32, 4) where it says none."""
+    m = re.search(r"(\d+) banks of (\d+) B", meta.get("model", ""))
+    return (int(m.group(1)), int(m.group(2))) if m else (32, 4)
 
 
 def l2_size(meta):
@@ -260,6 +279,8 @@ def draw(kind, path, out):
         os.makedirs(out, exist_ok=True)
         if kind == "sweep":
             return sweep(rows, meta, out, doc.get("summary") or [])
+        if kind == "lanes" and "lanes" in doc:  # bankfree ways: its worst request's lanes
+            rows = doc["lanes"]
         return (bench if kind == "bench" else lanes)(rows, meta, out)
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.stderr.write(f"plot.py: {path}: {e}\n")
