@@ -89,7 +89,6 @@ struct ways_run {
     const struct bf_options *o;
     struct bf_expr expr;
     int64_t vars[1 + BF_WAYS_MAX_NAMES]; /* lane, then the names in the order given */
-    uint64_t at[BF_WAYS_MAX_NAMES];      /* each --for's value's number in the current request */
 };
 
 /* "c=3, q=0": the loops' values in request k (all of them when lane < 0), or
@@ -113,11 +112,11 @@ static void set_request(struct ways_run *w, uint64_t k)
         const struct bf_ways_name *n = &w->o->names[i];
         if (n->count == 0)
             continue;
-        w->at[i] = k % n->count;
+        const uint64_t at = k % n->count; /* the value's number in its loop */
         k /= n->count;
         /* In unsigned arithmetic: the value lies between FIRST and END, but
          * the steps to it may not fit a signed product. */
-        w->vars[1 + i] = (int64_t)((uint64_t)n->first + w->at[i] * (uint64_t)n->step);
+        w->vars[1 + i] = (int64_t)((uint64_t)n->first + at * (uint64_t)n->step);
     }
 }
 
