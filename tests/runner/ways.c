@@ -180,7 +180,8 @@ static int compile(struct ways_run *w)
 {
     const char *names[1 + BF_WAYS_MAX_NAMES] = {"lane"};
     uint32_t loops = 0; /* the --for names: changing from request to request */
-    for (int i = 0; i < w->o->nnames; ++i) {
+    /* at most BF_WAYS_MAX_NAMES (cli.c), said again for the compiler's bounds check */
+    for (int i = 0; i < w->o->nnames && i < BF_WAYS_MAX_NAMES; ++i) {
         names[1 + i] = w->o->names[i].name;
         loops |= (w->o->names[i].count > 0 ? 1u : 0u) << (1 + i);
     }
@@ -436,8 +437,11 @@ static void print_requests(struct ways_run *w, const struct ways_result *res,
         if (format == BF_FORMAT_TABLE)
             putchar('\n');
     }
+    int ncols = 0;
+    while (cols[ncols] != NULL)
+        ++ncols;
     if (format != BF_FORMAT_JSON)
-        put_row(stdout, format, cols, NULL, width, r.ncols);
+        put_row(stdout, format, cols, NULL, width, ncols);
     for (uint64_t k = 0; k <= o->requests; ++k) {
         fill_row(w, res, k, &r);
         if (format == BF_FORMAT_JSON && k > 0)
