@@ -228,7 +228,7 @@ static const char *refuses(int variant, int type, const struct bf_size *s)
     (void)variant;
     (void)type;
     const int64_t tile_rows = (s->dim[0] + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
-    return tile_rows > INT32_MAX ? "more than 2^31 - 1 tiles of 128 rows (gridDim.x)" : NULL;
+    return tile_rows > INT32_MAX ? "more than 2^31 - 1 tile rows (gridDim.x)" : NULL;
 }
 
 static int model(int variant, int type, const struct bf_size *size, uint64_t seed,
