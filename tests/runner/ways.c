@@ -554,11 +554,11 @@ int bf_ways(const struct bf_options *o, const char *cmdline)
     }
     if (o->format == BF_FORMAT_TABLE || o->format == BF_FORMAT_MD) {
         const int *c = &res.count[3 * res.worst];
-        printf("%s\nthe worst request%s%s%s: %d wavefronts, ideal %d, bank %d the busiest; in "
+        printf("%s\nthe worst request%s%s%s: %d wavefront%s, ideal %d, bank %d the busiest; in "
                "each\nbank's column the distinct words of a part are A, B, C...: k letters, k "
                "wavefronts\n\n",
                o->format == BF_FORMAT_MD ? "\n```" : "", place[0] ? " (" : "", place,
-               place[0] ? ")" : "", c[0], c[1], c[2]);
+               place[0] ? ")" : "", c[0], c[0] == 1 ? "" : "s", c[1], c[2]);
         bf_lanes_picture(stdout, &res.site, &o->rules);
         if (o->format == BF_FORMAT_MD)
             puts("```");
