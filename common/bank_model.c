@@ -63,6 +63,16 @@ int bf_part_lanes(const struct bf_bank_rules *r, struct bf_access a)
  * its alignment), so two lanes touch the same words or none in common: a
  * lane's first word is compared with every lane's before it, a loop without
  * branches the compiler vectorises. */
+/* Whether word[i] is among word[0..i-1]; slots is 8, 16 or 32, a constant
+ * where it is inlined. */
+static inline int seen_before(const uint32_t *word, int i, int slots)
+{
+    int seen = 0;
+    for (int j = 0; j < slots; ++j)
+        seen |= (word[j] == word[i]) & (j < i);
+    return seen;
+}
+
 static void count_part(const struct bf_bank_rules *r, const uint32_t *first, int n, int span,
                        int *max_per_bank, int *busiest, int *distinct)
 {
@@ -73,10 +83,14 @@ static void count_part(const struct bf_bank_rules *r, const uint32_t *first, int
     *distinct = 0;
     /* Banks are a power of two in every rule: a mask, not a division a word. */
     const uint32_t banks = (uint32_t)r->banks, mask = (banks & (banks - 1u)) == 0 ? banks - 1u : 0;
+    /* A lane's first word against 8, 16 or 32 slots, those from the lane on
+     * masked off: loops of fixed length, vectorised without a remainder. */
+    uint32_t word_of[BF_WARP] = {0};
+    memcpy(word_of, first, (size_t)n * sizeof *first);
     for (int i = 0; i < n; ++i) {
-        int seen = 0;
-        for (int j = 0; j < i; ++j)
-            seen |= first[j] == first[i];
+        const int seen = n <= 8    ? seen_before(word_of, i, 8)
+                         : n <= 16 ? seen_before(word_of, i, 16)
+                                   : seen_before(word_of, i, BF_WARP);
         if (seen)
             continue; /* the same words: broadcast */
         *distinct += span;

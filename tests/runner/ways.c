@@ -328,20 +328,22 @@ static void put_row(FILE *f, enum bf_format format, const char *const *cols, con
     char line[BF_TABLE_MAX_COLS * (CELL_CHARS + 64) + 16];
     size_t n = 0;
     const int md = format == BF_FORMAT_MD;
-    if (format == BF_FORMAT_JSON) {
-        fputs("    {", f);
+    if (format == BF_FORMAT_JSON) { /* into the line, but text, escaped as it goes out */
+        n += put_padded(line + n, "    {", 0, 0, 0);
         for (int c = 0; c < ncols; ++c) {
-            fputs(c ? ", \"" : "\"", f);
-            fputs(cols[c], f);
-            fputs("\": ", f);
-            if (r->cell[c][0] == '\0')
-                fputs("null", f);
-            else if (r->text[c])
+            n += put_padded(line + n, c ? ", \"" : "\"", 0, 0, 0);
+            n += put_padded(line + n, cols[c], 0, 0, 0);
+            n += put_padded(line + n, "\": ", 0, 0, 0);
+            if (r->cell[c][0] != '\0' && r->text[c]) {
+                fwrite(line, 1, n, f);
                 put_json_string(f, r->cell[c]);
-            else
-                fputs(r->cell[c], f);
+                n = 0;
+            } else {
+                n += put_padded(line + n, r->cell[c][0] ? r->cell[c] : "null", 0, 0, 0);
+            }
         }
-        fputc('}', f);
+        line[n++] = '}';
+        fwrite(line, 1, n, f);
         return;
     }
     if (md)
