@@ -9,7 +9,6 @@
  * The bench's rate is GFLOP/s (rate_unit): every row passes its floating-point
  * operations as its "bytes", so of_ceiling and the ratios are ratios of FLOP
  * rates. */
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,19 +141,13 @@ static double bench_bytes(const struct bf_size *s)
     return device_bytes(s, TYPE_F32) + 4.0 * 1024 * GEMM_TILE_CEILING_THREADS; /* the sink */
 }
 
-/* What gemm_tile_f32 and gemm_tile_f16 refuse at a size (gemm_tile.h): the
- * runner's refusals, and the launches the test expects refused. */
+/* What gemm_tile_f32 and gemm_tile_f16 refuse at a size: the launchers' own
+ * rule (gemm_tile_refusal), for the runner and for the launches the test
+ * expects refused. */
 static const char *gemm_tile_refuses(int variant, int type, const struct bf_size *s)
 {
     (void)type;
-    const int64_t m = s->dim[0], n = s->dim[1], k = s->dim[2];
-    if (k < 8 || k % 8 != 0)
-        return "K not a positive multiple of 8";
-    if (gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n))
-        return "more than 2^31 - 1 tiles of C";
-    if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS && (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX))
-        return "wgmma: M, N or K of 2^31 or more (TMA's coordinates are 32-bit)";
-    return NULL;
+    return gemm_tile_refusal((enum gemm_tile_variant)variant, s->dim[0], s->dim[1], s->dim[2]);
 }
 
 static int gemm_tile_model(int variant, int type, const struct bf_size *size, uint64_t seed,

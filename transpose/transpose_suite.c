@@ -221,14 +221,13 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
     return failed;
 }
 
-/* What transpose_f32 refuses at a size (transpose.h): more tile rows than a
- * grid's x dimension holds. The runner's refusals. */
+/* What transpose_f32 refuses at a size: the launcher's own rule
+ * (transpose_refusal), for the runner. */
 static const char *refuses(int variant, int type, const struct bf_size *s)
 {
     (void)variant;
     (void)type;
-    const int64_t tile_rows = (s->dim[0] + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
-    return tile_rows > INT32_MAX ? "more than 2^31 - 1 tile rows (gridDim.x)" : NULL;
+    return transpose_refusal(s->dim[0], s->dim[1]);
 }
 
 static int model(int variant, int type, const struct bf_size *size, uint64_t seed,
