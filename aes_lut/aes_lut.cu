@@ -475,8 +475,8 @@ static cudaError_t run(enum aes_lut_variant variant, bool ctr, const uint8_t *ke
                        cudaStream_t stream)
 {
     if ((unsigned)variant >= AES_LUT_VARIANTS || key == NULL ||
-        (key_bytes != 16 && key_bytes != 24 && key_bytes != 32) || n < 0 ||
-        (ctr && counter == NULL) || (n > 0 && (in == NULL || out == NULL)) || (!ctr && n % 16 != 0))
+        (key_bytes != 16 && key_bytes != 24 && key_bytes != 32) || (ctr && counter == NULL) ||
+        (n > 0 && (in == NULL || out == NULL)) || aes_lut_refusal(!ctr, n) != NULL)
         return cudaErrorInvalidValue;
     if (n == 0)
         return cudaSuccess;

@@ -34,6 +34,19 @@
 #include "aes_lut/aes_lut.h"
 #include "common/hostdev.h"
 
+/* Why aes_lut_ctr and aes_lut_ecb refuse n bytes with cudaErrorInvalidValue
+ * (NULL: they run them; they refuse a bad variant, key or pointer too): ECB
+ * encrypts whole blocks only. The launcher, the model and the runner's
+ * refusals all ask this. */
+static inline const char *aes_lut_refusal(int ecb, int64_t n)
+{
+    if (n < 0)
+        return "a negative length";
+    if (ecb && n % 16 != 0)
+        return "ECB of a partial 16-byte block";
+    return 0;
+}
+
 #define AES_LUT_THREADS    256 /* threads a block */
 #define AES_LUT_PER_THREAD 4   /* 16-byte blocks a thread encrypts at once (its loads in flight) */
 #define AES_LUT_TILE       (AES_LUT_THREADS * AES_LUT_PER_THREAD) /* AES blocks a tile */

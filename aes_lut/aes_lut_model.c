@@ -201,7 +201,7 @@ static int replay(struct sink *k, const struct aes_lut_case *c, int64_t nb)
 /* AES blocks a launch encrypts, or -1 when there is no launch. */
 static int64_t launch_blocks(const struct aes_lut_case *c, int64_t n)
 {
-    if (n <= 0 || (c->mode == AES_LUT_ECB && n % 16 != 0))
+    if (n <= 0 || aes_lut_refusal(c->mode == AES_LUT_ECB, n) != NULL)
         return -1;
     return (n + 15) / 16;
 }
