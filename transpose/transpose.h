@@ -21,8 +21,9 @@ enum transpose_variant {
 };
 
 /* Launches the variant on the stream. Returns cudaErrorInvalidValue for a bad
- * variant, a size < 1 or a null pointer, else the launch's error. out and in
- * must not overlap. */
+ * variant, a null pointer, or a size transpose_refusal (transpose_layout.h)
+ * refuses: rows or cols < 1, rows x cols past 2^63 - 1, more than 2^31 - 1
+ * tiles of 64 rows; else the launch's error. out and in must not overlap. */
 cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in, int64_t rows,
                           int64_t cols, cudaStream_t stream);
 
