@@ -678,6 +678,9 @@ static void ways(void)
                strstr(r.out, "lane 31 f...............................   3968\n") != NULL &&
                strstr(r.out, "32 wavefronts, ideal 1, bank 0 the busiest") != NULL,
            "ways 'lane * 32 * 4': 32 ways, and the picture of one column:\n%s%s", r.out, r.err);
+    /* The command line it prints reruns as printed: the expression quoted. */
+    EXPECT(strstr(r.out, " ways 'lane * 32 * 4'\n") != NULL, "ways: the command line quoted:\n%s",
+           r.out);
     run(ARGS("ways", "lane * 33 * 4"), &r);
     EXPECT(r.status == 0 && strstr(r.out, " 1.00 ") != NULL &&
                strstr(r.out, "lane  1 .A..............................   132\n") != NULL &&

@@ -27,13 +27,43 @@ static void usage_error(const char *why)
     exit(BF_EXIT_USAGE);
 }
 
-/* The command line as typed, for the report. */
+/* Appends c to buf (len bytes) at *n, keeping it terminated; past the end
+ * the line is cut. */
+static void put_char(char *buf, size_t len, size_t *n, char c)
+{
+    if (*n + 1 < len) {
+        buf[(*n)++] = c;
+        buf[*n] = '\0';
+    }
+}
+
+/* argv as a shell takes it back: an argument with anything but letters,
+ * digits and _-./=:,+%@ goes in single quotes (a ' as '\''), so that the
+ * "command" line reruns as printed: bankfree ways 'lane * 32 * 4'. */
 static void command_line(int argc, char **argv, char *buf, size_t len)
 {
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-./=:,+%@";
     size_t n = 0;
     buf[0] = '\0';
-    for (int i = 0; i < argc && n + 1 < len; ++i)
-        n += (size_t)snprintf(buf + n, len - n, i ? " %s" : "%s", argv[i]);
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        const int quote = a[0] == '\0' || a[strspn(a, plain)] != '\0';
+        if (i > 0)
+            put_char(buf, len, &n, ' ');
+        if (quote)
+            put_char(buf, len, &n, '\'');
+        for (const char *c = a; *c != '\0'; ++c) {
+            if (*c == '\'') {
+                for (const char *q = "'\\''"; *q != '\0'; ++q)
+                    put_char(buf, len, &n, *q);
+            } else {
+                put_char(buf, len, &n, *c);
+            }
+        }
+        if (quote)
+            put_char(buf, len, &n, '\'');
+    }
 }
 
 static void utc_now(char *buf, size_t len)
