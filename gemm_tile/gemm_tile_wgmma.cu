@@ -1,27 +1,28 @@
 /* Tensor-core GEMM on Hopper (sm_90a), C = A * B (fp16 in, fp32 accumulate):
  * the tensor memory accelerator (TMA) copies tiles of A and B into a 4-stage
  * (narrow tile: 8-stage) ring of shared memory, writing them already
- * swizzled, and wgmma.mma_async multiplies them straight from there. The four variants are one template,
- * gemm_tile_wgmma_kernel: they differ only in the swizzle mode, which sets
- * the tensor maps' boxes and the descriptors (gemm_tile_wgmma_layout.h).
+ * swizzled, and wgmma.mma_async multiplies them straight from there. The
+ * four variants are one template, gemm_tile_wgmma_kernel: they differ only
+ * in the swizzle mode, which sets the tensor maps' boxes and the descriptors
+ * (gemm_tile_wgmma_layout.h).
  *
  * A block is 3 warpgroups and stays on its SM (a persistent grid, one block
  * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 64 tiles
  * where C is too small to give every SM a wide one: gemm_tile_wgmma_bn).
  * Blocks come in clusters of 2 on tile rows one above the other: they share
  * the B tile, and each loads half of it, which TMA writes into both
- * (multicast).
- * Warpgroup 0 produces: one thread waits until a stage is free in both
- * blocks, tells the stage's "full" mbarrier how many bytes to expect and
- * issues TMA copies for A (128 rows x 64 of K) and its half of B (128
+ * (multicast). Warpgroup 0 produces: one thread waits until a stage is free
+ * in both blocks, tells the stage's "full" mbarrier how many bytes to expect
+ * and issues TMA copies for A (128 rows x 64 of K) and its half of B (128
  * columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
  * stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128 fp32
  * accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
  * the stage it read before (in both blocks) once the wgmma that read it
  * completed, one batch left in flight. After a tile's last K step each
  * writes its 64 x 256 (or 64) of C into swizzled shared buffers that TMA
- * stores, while the producer already fills the stages with the next tile. The producer gives registers back
- * (setmaxnreg) so that the consumers can hold 232 each.
+ * stores, while the producer already fills the stages with the next tile.
+ * The producer gives registers back (setmaxnreg) so that the consumers can
+ * hold 232 each.
  *
  * Shapes are what TMA makes easy: a box past the edge of A or B (M, N or K)
  * lands as zeros, and TMA's stores are clipped at C's edges, so every block
