@@ -168,7 +168,7 @@ int bf_bank_wavefronts_busiest(const struct bf_bank_rules *r, struct bf_access a
         }
         if (n == 0)
             continue;
-        int most, bank, distinct;
+        int most = 0, bank = 0, distinct = 0; /* set by count_part; some gcc cannot tell */
         count_part(r, first_word, n, words_per_lane, &most, &bank, &distinct);
         if (most > most_in_a_bank) {
             most_in_a_bank = most;
