@@ -86,6 +86,13 @@ static __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const
                  : "memory");
 }
 
+/* Starts fetching a tensor map into the TMA unit's cache, so that the first
+ * copy does not wait for it (the bench flushes L2: a miss goes to DRAM). */
+static __device__ __forceinline__ void tma_prefetch_map(const CUtensorMap *map)
+{
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");
+}
+
 /* TMA's store: a box of shared memory into a 2-D tensor in global memory
  * (clipped at the tensor's edges), in the thread's current bulk group. */
 static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, int x, int y,
@@ -109,12 +116,6 @@ static __device__ __forceinline__ void bulk_commit(void)
 template <int pending> static __device__ __forceinline__ void bulk_wait_read(void)
 {
     asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(pending) : "memory");
-}
-
-/* Waits until at most `pending` bulk groups are incomplete. */
-template <int pending> static __device__ __forceinline__ void bulk_wait(void)
-{
-    asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(pending) : "memory");
 }
 
 /* Orders this thread's shared-memory writes before what the async proxy
@@ -143,14 +144,18 @@ static __device__ __forceinline__ uint32_t cluster_rank(void)
     return rank;
 }
 
-/* Every thread of every block of the cluster arrives, then waits for all:
- * __syncthreads across the cluster, shared-memory writes released and
- * acquired. Threads of a warp may come at different times. */
-static __device__ __forceinline__ void cluster_sync(void)
+/* __syncthreads across the cluster, in two halves: every thread of every
+ * block arrives (its shared-memory writes released), and later waits until
+ * all have (acquiring them); between the two a thread works on, so that
+ * neither the other blocks' lateness nor the release is waited for idly.
+ * Threads of a warp may come at different times. */
+static __device__ __forceinline__ void cluster_arrive(void)
 {
-    asm volatile("barrier.cluster.arrive.release;\n"
-                 "barrier.cluster.wait.acquire;\n" ::
-                     : "memory");
+    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+}
+static __device__ __forceinline__ void cluster_wait(void)
+{
+    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
 /* The address, in the shared memory of the cluster's block `rank`, of the

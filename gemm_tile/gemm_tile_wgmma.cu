@@ -45,6 +45,12 @@
 #include "gemm_tile/gemm_tile_wgmma.h"
 #include "gemm_tile/gemm_tile_wgmma_layout.h"
 
+/* A probe's timeline hook (probes/timeline.cu defines it to stamp the
+ * global timer at these points); nothing in the library. */
+#ifndef GEMM_TILE_WGMMA_MARK
+#define GEMM_TILE_WGMMA_MARK(point) ((void)0)
+#endif
+
 /* Registers a thread after setmaxnreg: the producer gives back down to 40,
  * the consumers take 232 (128 x 40 + 256 x 232 <= 64 Ki registers an SM). */
 #define PRODUCER_REGS 40
@@ -118,6 +124,8 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
                 else
                     tma_load_2d_multicast(b_at, map_b, k0, col0, full, (1u << CLUSTER) - 1u);
             }
+            if (kt == 0)
+                GEMM_TILE_WGMMA_MARK(2);
             ring_next<BN>(r);
         }
     }
@@ -146,6 +154,8 @@ static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t s
     int prev = 0;
     for (int kt = 0; kt < ktiles; ++kt) {
         mbar_wait(bar_at(bars.full, r.stage), r.phase);
+        if (kt == 0)
+            GEMM_TILE_WGMMA_MARK(3);
         const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage, BN),
                        b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
         wgmma_fence();
@@ -163,6 +173,7 @@ static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t s
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i)
         wgmma_fence_operand(acc[i]);
+    GEMM_TILE_WGMMA_MARK(4);
     if (lane == 0)
         release(bars, prev);
 }
@@ -271,6 +282,8 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
         int64_t tile_m, tile_n;
         gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         multiply<V, BN>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
+        if (CLUSTER > 1 && t + w.clusters >= w.cluster_tiles)
+            cluster_arrive(); /* the last stage freed: the others may end once C is out */
         const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
                       col0 = tile_n * BN;
         if (staged)
@@ -278,9 +291,13 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
         else
             store_direct<Out, BN>(acc, c, m, n, pairs, row0, col0,
                                   pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + BN <= n, thread);
+        GEMM_TILE_WGMMA_MARK(5);
     }
+    if (CLUSTER > 1 && w.cluster >= w.cluster_tiles)
+        cluster_arrive(); /* no tile (not launched so): nothing to wait for */
     if (staged && thread == 0)
-        bulk_wait<0>(); /* C written before the block ends */
+        bulk_wait_read<0>(); /* the buffers read before the block ends (the grid's end flushes C) */
+    GEMM_TILE_WGMMA_MARK(6);
 }
 
 /* map_c: C as TMA stores it (used where `staged`). */
@@ -291,23 +308,30 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
                            const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
                            int64_t k, int pairs)
 {
+    GEMM_TILE_WGMMA_MARK(0);
     extern __shared__ __align__(1024) unsigned char dynamic_smem[];
     /* TMA swizzles absolute addresses: the stages start on 1024 bytes. */
     const uint32_t smem = ((uint32_t)__cvta_generic_to_shared(dynamic_smem) + 1023u) & ~1023u;
     const barriers bars = {smem + GEMM_TILE_WGMMA_BARRIERS,
                            smem + GEMM_TILE_WGMMA_BARRIERS + 8u * GEMM_TILE_WGMMA_MAX_STAGES};
     if (threadIdx.x == 0) {
+        tma_prefetch_map(&map_a);
+        tma_prefetch_map(&map_b);
+        if (staged)
+            tma_prefetch_map(&map_c);
         for (int s = 0; s < gemm_tile_wgmma_stages(BN); ++s) {
             mbar_init(bar_at(bars.full, s), 1);
             mbar_init(bar_at(bars.empty, s), 4 * GEMM_TILE_WGMMA_CONSUMERS * CLUSTER);
         }
         mbar_init_fence();
     }
-    /* Every block's barriers are ready before any block's TMA or arrivals reach them. */
+    /* Every block's barriers are ready before any block's TMA or arrivals
+     * reach them: each thread arrives here and waits once its registers are
+     * set, just before its first use of a barrier. */
     if constexpr (CLUSTER == 1)
         __syncthreads();
     else
-        cluster_sync();
+        cluster_arrive();
     work w;
     w.tiles_m = gemm_tile_wgmma_tiles_m(m);
     w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
@@ -319,15 +343,24 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     const int warpgroup = (int)threadIdx.x / 128;
     if (warpgroup == 0) {
         setmaxnreg_dec<PRODUCER_REGS>();
+        if constexpr (CLUSTER > 1)
+            cluster_wait();
+        GEMM_TILE_WGMMA_MARK(1);
         if (threadIdx.x == 0)
             produce<V, BN>(&map_a, &map_b, smem, bars, w);
+        if constexpr (CLUSTER > 1)
+            cluster_arrive(); /* its last copy into the other blocks issued */
     } else {
         setmaxnreg_inc<CONSUMER_REGS>();
+        if constexpr (CLUSTER > 1)
+            cluster_wait();
         consume<V, BN, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
     }
-    /* No block leaves while another of its cluster may still arrive on its barriers. */
+    /* No block leaves while another of its cluster may still arrive on its
+     * barriers: every thread arrived after its last arrival on another block's. */
     if constexpr (CLUSTER > 1)
-        cluster_sync();
+        cluster_wait();
+    GEMM_TILE_WGMMA_MARK(7);
 }
 
 /* ---- launcher ---- */

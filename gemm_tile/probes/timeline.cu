@@ -1,0 +1,109 @@
+/* Where the Hopper kernel's time goes at small sizes: the kernel of
+ * gemm_tile_wgmma.cu, built with its timeline hook stamping the global timer
+ * (ns) at eight points of each block, run on an L2 flushed as the bench does.
+ * Per point, the median over blocks and then over reps, from the first
+ * block's entry. Compile with -gencode=arch=compute_90a,code=sm_90a.
+ *   timeline [M N K ...]   (default: 256, 512, 1024 and 2048 cubed) */
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define TIMELINE_BLOCKS 1024
+__device__ unsigned long long timeline[TIMELINE_BLOCKS][8];
+
+/* Points 3-6 are the first consumer's (thread 128), the others thread 0's. */
+static __device__ __forceinline__ void timeline_mark(int point)
+{
+    const unsigned who = point >= 3 && point <= 6 ? 128u : 0u;
+    if (threadIdx.x != who || blockIdx.x >= TIMELINE_BLOCKS)
+        return;
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    timeline[blockIdx.x][point] = now;
+}
+#define GEMM_TILE_WGMMA_MARK(point) timeline_mark(point)
+
+#include "gemm_tile/gemm_tile_wgmma.cu"
+#include "gemm_tile/probes/check.h"
+
+static const char *const points[8] = {
+    "entry",           "producer past the cluster wait", "first TMA issued", "first stage full",
+    "last wgmma done", "C stored (TMA issued)",          "C read from smem", "exit (cluster wait)"};
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes)
+{
+    uint16_t *a, *b;
+    float *c;
+    CHECK(cudaMalloc(&a, (size_t)(m * k) * 2));
+    CHECK(cudaMalloc(&b, (size_t)(n * k) * 2));
+    CHECK(cudaMalloc(&c, (size_t)(m * n) * 4));
+    std::vector<uint16_t> h((size_t)std::max(m, n) * k);
+    for (size_t i = 0; i < h.size(); ++i) /* fp16 in [1/16, 1/8), never zeros */
+        h[i] = (uint16_t)(0x2c00u | (i * 2654435761u >> 22));
+    CHECK(cudaMemcpy(a, h.data(), (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, h.data(), (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    const int reps = 30;
+    std::vector<std::vector<double>> at(8);
+    std::vector<double> times;
+    static unsigned long long stamps[TIMELINE_BLOCKS][8], zeros[TIMELINE_BLOCKS][8];
+    int blocks = 0;
+    for (int rep = -3; rep < reps; ++rep) {
+        CHECK(cudaMemcpyToSymbol(timeline, zeros, sizeof zeros));
+        CHECK(cudaMemset(flush, rep & 0xff, flush_bytes));
+        CHECK(cudaEventRecord(start));
+        CHECK(gemm_tile_wgmma_launch(GEMM_TILE_WGMMA_SW128, c, 0, a, b, m, n, k, 0));
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        if (rep < 0)
+            continue;
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        times.push_back(1e6 * ms);
+        CHECK(cudaMemcpyFromSymbol(stamps, timeline, sizeof stamps));
+        unsigned long long first = ~0ull;
+        blocks = 0;
+        for (int i = 0; i < TIMELINE_BLOCKS && stamps[i][0] != 0; ++i, ++blocks)
+            first = std::min(first, stamps[i][0]);
+        for (int p = 0; p < 8; ++p) {
+            std::vector<double> d;
+            for (int i = 0; i < blocks; ++i)
+                if (stamps[i][p] >= first)
+                    d.push_back((double)(stamps[i][p] - first));
+            at[p].push_back(median(d));
+        }
+    }
+    printf("%lldx%lldx%lld: %d blocks, event time %.0f ns (median of %d reps, L2 flushed)\n",
+           (long long)m, (long long)n, (long long)k, blocks, median(times), reps);
+    for (int p = 0; p < 8; ++p)
+        printf("  %-30s %7.0f ns\n", points[p], median(at[p]));
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+}
+
+int main(int argc, char **argv)
+{
+    const size_t flush_bytes = 256u << 20;
+    void *flush;
+    CHECK(cudaMalloc(&flush, flush_bytes));
+    if (argc >= 4) {
+        for (int i = 1; i + 2 < argc; i += 3)
+            run(atoll(argv[i]), atoll(argv[i + 1]), atoll(argv[i + 2]), flush, flush_bytes);
+    } else {
+        for (int64_t s = 256; s <= 2048; s *= 2)
+            run(s, s, s, flush, flush_bytes);
+    }
+    CHECK(cudaFree(flush));
+    return 0;
+}
