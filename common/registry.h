@@ -100,6 +100,11 @@ struct bf_family {
     /* The types the sweep runs when no --type is given, a bit per type (0:
      * all): the inputs that tell the variants apart, not every one. */
     unsigned sweep_types;
+    /* For each size of the bench list, the types that run it when the list
+     * is run (a bit per type; NULL: every type runs every size): a family
+     * whose types differ in bytes picks each type's sizes (--size runs any
+     * size on every selected type). */
+    const unsigned *bench_types;
 
     /* GPU memory, in bytes, that `test` needs for one case of this size, and
      * that `bench` needs (its comparators' buffers too; the runner adds the

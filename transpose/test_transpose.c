@@ -1,5 +1,5 @@
 /* The transpose family on the CPU: the bank model on every shared access site
- * of every variant, and the CPU reference. */
+ * of every variant and element size, and the CPU reference. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,61 +16,111 @@ static const struct bf_size shapes[] = {
 };
 #define NSHAPES (int)(sizeof shapes / sizeof *shapes)
 
-static int model(int variant, const struct bf_size *s, struct bf_site sites[BF_MAX_SITES])
+static const int sizes[] = {1, 2, 4, 8, 16};
+#define NSIZES (int)(sizeof sizes / sizeof *sizes)
+
+/* The conflicting tile's column read on whole tiles, in ways: a column of
+ * 64-byte rows of bytes is 16 words in 2 banks; of 128-byte rows of halves
+ * and 256-byte rows of floats, 32 words in one bank; 8-byte elements take
+ * 32 wavefronts where 2 would do, 16-byte ones 32 where 4 would. */
+static int conflicting_ways(int elem)
 {
-    return transpose_model(variant, s, &bf_rules_sm90, sites);
+    return elem == 1 ? 16 : elem <= 4 ? 32 : elem == 8 ? 16 : 8;
 }
 
-/* The naive kernel uses no shared memory. */
-static void test_naive(void)
+static const enum transpose_variant tiled[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED,
+                                               TRANSPOSE_SWIZZLED, TRANSPOSE_PACKED};
+#define NTILED (int)(sizeof tiled / sizeof *tiled)
+
+/* Every tiled variant at every element size it runs (packed: 1 and 2 bytes). */
+struct combo {
+    enum transpose_variant v;
+    int elem;
+};
+static int tiled_combos(struct combo out[NTILED * NSIZES])
+{
+    int n = 0;
+    for (int e = 0; e < NSIZES; ++e)
+        for (int l = 0; l < NTILED; ++l)
+            if (transpose_refusal_elem(tiled[l], sizes[e], 1, 1) == NULL)
+                out[n++] = (struct combo){tiled[l], sizes[e]};
+    return n;
+}
+
+static int model(int variant, int elem, const struct bf_size *s, struct bf_site sites[BF_MAX_SITES])
+{
+    return transpose_model(variant, elem, s, &bf_rules_sm90, sites);
+}
+
+/* The naive kernel uses no shared memory; a refused launch makes none. */
+static void test_naive_and_refused(void)
 {
     struct bf_site sites[BF_MAX_SITES];
     for (int i = 0; i < NSHAPES; ++i)
-        EXPECT_EQ(model(TRANSPOSE_NAIVE, &shapes[i], sites), 0, "naive: shared access sites");
+        for (int e = 0; e < NSIZES; ++e) {
+            EXPECT_EQ(model(TRANSPOSE_NAIVE, sizes[e], &shapes[i], sites), 0,
+                      "naive: shared access sites");
+            if (sizes[e] > 2)
+                EXPECT(model(TRANSPOSE_PACKED, sizes[e], &shapes[i], sites) == 0,
+                       "packed %d-byte: refused", sizes[e]);
+        }
+    EXPECT(transpose_refusal_elem(TRANSPOSE_PADDED, 3, 8, 8) != NULL, "3-byte elements refused");
+    EXPECT(transpose_refusal_elem(TRANSPOSE_PACKED, 4, 8, 8) != NULL, "packed floats refused");
+    EXPECT(transpose_refusal_elem(TRANSPOSE_PACKED, 1, 8, 8) == NULL, "packed bytes run");
+    EXPECT(transpose_refusal_elem(TRANSPOSE_VARIANTS, 4, 8, 8) != NULL, "no such variant");
+    EXPECT(transpose_refusal_elem(TRANSPOSE_PADDED, 16, 1, 0) != NULL, "empty refused");
 }
 
-/* The tile (TRANSPOSE_TILE_ROWS x TRANSPOSE_TILE_COLS: 64 rows of 64) written
- * in the load phase is half a row per warp: ideal for every layout. Read by column,
- * the plain tile is 32-way; padded (65 words a row) and swizzled are ideal. */
+/* Each tile is written a row at a time in the load phase (ideal for every
+ * layout). Read by column, the plain tile conflicts (conflicting_ways on
+ * whole tiles); padded, swizzled and packed are ideal at every size. */
 static void test_tiled_sites(void)
 {
-    for (int i = 0; i < NSHAPES; ++i) {
-        const struct bf_size *s = &shapes[i];
-        struct bf_site c[BF_MAX_SITES], p[BF_MAX_SITES], z[BF_MAX_SITES];
-        EXPECT_EQ(model(TRANSPOSE_CONFLICTING, s, c), 2, "conflicting: sites");
-        EXPECT_EQ(model(TRANSPOSE_PADDED, s, p), 2, "padded: sites");
-        EXPECT_EQ(model(TRANSPOSE_SWIZZLED, s, z), 2, "swizzled: sites");
-        int64_t rows = s->dim[0], cols = s->dim[1];
-        uint64_t elements = (uint64_t)(rows * cols);
-        for (int k = 0; k < 2; ++k) {
-            EXPECT(c[k].access.bytes == 4 && p[k].access.bytes == 4, "4-byte accesses");
-            EXPECT(p[k].wavefronts == p[k].ideal,
-                   "padded %s %lldx%lld: %llu wavefronts, ideal %llu", p[k].name, (long long)rows,
-                   (long long)cols, (unsigned long long)p[k].wavefronts,
-                   (unsigned long long)p[k].ideal);
-            EXPECT(z[k].wavefronts == z[k].ideal, "swizzled %s %lldx%lld: %llu, ideal %llu",
-                   z[k].name, (long long)rows, (long long)cols, (unsigned long long)z[k].wavefronts,
-                   (unsigned long long)z[k].ideal);
-            EXPECT(p[k].requests == c[k].requests && z[k].requests == c[k].requests,
-                   "same requests in every layout");
+    for (int e = 0; e < NSIZES; ++e)
+        for (int i = 0; i < NSHAPES; ++i) {
+            const int elem = sizes[e];
+            const struct bf_size *s = &shapes[i];
+            const int64_t rows = s->dim[0], cols = s->dim[1];
+            const uint64_t elements = (uint64_t)(rows * cols);
+            struct bf_site c[BF_MAX_SITES], f[BF_MAX_SITES];
+            EXPECT_EQ(model(TRANSPOSE_CONFLICTING, elem, s, c), 2, "conflicting: sites");
+            for (int l = 1; l < NTILED; ++l) {
+                if (tiled[l] == TRANSPOSE_PACKED && elem > 2)
+                    continue;
+                EXPECT(model(tiled[l], elem, s, f) == 2, "variant %d: sites", tiled[l]);
+                for (int k = 0; k < 2; ++k) {
+                    EXPECT(f[k].wavefronts == f[k].ideal,
+                           "variant %d, %d-byte, %s %lldx%lld: %llu wavefronts, ideal %llu",
+                           tiled[l], elem, f[k].name, (long long)rows, (long long)cols,
+                           (unsigned long long)f[k].wavefronts, (unsigned long long)f[k].ideal);
+                    EXPECT_EQ(f[k].access.bytes, transpose_cell_bytes(tiled[l], elem),
+                              "a cell an access");
+                    if (tiled[l] != TRANSPOSE_PACKED)
+                        EXPECT(f[k].requests == c[k].requests, "same requests in every layout");
+                }
+            }
+            EXPECT(c[0].access.op == BF_STORE && c[1].access.op == BF_LOAD, "write, then read");
+            EXPECT(c[0].wavefronts == c[0].ideal, "conflicting tile write is a row: ideal");
+            /* Every lane of every warp writes the tile, edge tiles too. */
+            const int64_t height = transpose_tile_height(TRANSPOSE_CONFLICTING, elem),
+                          width = transpose_tile_width(TRANSPOSE_CONFLICTING, elem);
+            const int64_t tiles = ((rows + height - 1) / height) * ((cols + width - 1) / width);
+            EXPECT_EQ(c[0].requests,
+                      tiles * TRANSPOSE_BLOCK_ROWS * transpose_steps(TRANSPOSE_CONFLICTING, elem),
+                      "tile writes");
+            if (elem >= 2 && elem <= 4) /* one bank, one wavefront per active lane */
+                EXPECT(c[1].wavefronts == elements,
+                       "conflicting read %lldx%lld: %llu wavefronts, want %llu", (long long)rows,
+                       (long long)cols, (unsigned long long)c[1].wavefronts,
+                       (unsigned long long)elements);
+            if (rows % height == 0 && cols % width == 0) {
+                EXPECT(c[1].wavefronts == (uint64_t)conflicting_ways(elem) * c[1].ideal,
+                       "%d-byte whole tiles: %d-way, got %llu / %llu", elem, conflicting_ways(elem),
+                       (unsigned long long)c[1].wavefronts, (unsigned long long)c[1].ideal);
+                EXPECT_EQ(c[1].worst, elem == 1 ? 16 : 32, "conflicting read: worst request");
+                EXPECT_EQ(c[1].requests, elements / 32, "one request per 32 elements");
+            }
         }
-        EXPECT(c[0].access.op == BF_STORE && c[1].access.op == BF_LOAD, "write, then read");
-        EXPECT(c[0].wavefronts == c[0].ideal, "conflicting tile write is a row: ideal");
-        /* Every lane of every warp writes the tile, edge tiles too. */
-        int64_t tiles = ((rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS) *
-                        ((cols + TRANSPOSE_TILE_COLS - 1) / TRANSPOSE_TILE_COLS);
-        EXPECT_EQ(c[0].requests, tiles * TRANSPOSE_BLOCK_ROWS * TRANSPOSE_STEPS, "tile writes");
-        /* Read down a column, every lane is in one bank: one wavefront per
-         * active lane, and the lanes of all requests cover each element once. */
-        EXPECT(c[1].wavefronts == elements,
-               "conflicting read %lldx%lld: %llu wavefronts, want %llu", (long long)rows,
-               (long long)cols, (unsigned long long)c[1].wavefronts, (unsigned long long)elements);
-        if (rows % TRANSPOSE_TILE_ROWS == 0 && cols % TRANSPOSE_TILE_COLS == 0) {
-            EXPECT(c[1].wavefronts == 32 * c[1].ideal, "whole tiles: 32-way");
-            EXPECT_EQ(c[1].worst, 32, "conflicting read: worst request");
-            EXPECT_EQ(c[1].requests, elements / 32, "one request per 32 elements");
-        }
-    }
 }
 
 /* The model replays one tile of each kind (interior, bottom and right edge,
@@ -79,84 +129,103 @@ static void test_interior_shortcut(void)
 {
     const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
                                 {2, {200, 31}}, {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}}};
-    const enum transpose_variant variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED,
-                                               TRANSPOSE_SWIZZLED};
-    for (size_t i = 0; i < sizeof s / sizeof *s; ++i)
-        for (int l = 0; l < 3; ++l) {
+    struct combo combos[NTILED * NSIZES];
+    const int ncombos = tiled_combos(combos);
+    for (int c = 0; c < ncombos; ++c)
+        for (size_t i = 0; i < sizeof s / sizeof *s; ++i) {
+            const enum transpose_variant v = combos[c].v;
+            const int elem = combos[c].elem;
             struct bf_site fast[BF_MAX_SITES];
-            struct bf_site slow[2] = {bf_site_new("w", bf_st(4)), bf_site_new("r", bf_ld(4))};
-            model(variants[l], &s[i], fast);
-            int64_t rows = s[i].dim[0], cols = s[i].dim[1];
-            for (int64_t tr = 0; tr * TRANSPOSE_TILE_ROWS < rows; ++tr)
-                for (int64_t tc = 0; tc * TRANSPOSE_TILE_COLS < cols; ++tc)
-                    transpose_model_tile(variants[l], rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
+            struct bf_site slow[2] = {bf_site_new("w", bf_st(transpose_cell_bytes(v, elem))),
+                                      bf_site_new("r", bf_ld(transpose_cell_bytes(v, elem)))};
+            model(v, elem, &s[i], fast);
+            const int64_t rows = s[i].dim[0], cols = s[i].dim[1];
+            for (int64_t tr = 0; tr * transpose_tile_height(v, elem) < rows; ++tr)
+                for (int64_t tc = 0; tc * transpose_tile_width(v, elem) < cols; ++tc)
+                    transpose_model_tile(v, elem, rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
                                          &slow[1]);
             for (int k = 0; k < 2; ++k)
                 EXPECT(fast[k].requests == slow[k].requests &&
                            fast[k].wavefronts == slow[k].wavefronts &&
                            fast[k].ideal == slow[k].ideal && fast[k].worst == slow[k].worst,
-                       "shortcut differs from full replay: variant %d, %lldx%lld, site %d", l,
-                       (long long)rows, (long long)cols, k);
+                       "shortcut differs from full replay: variant %d, %d-byte, %lldx%lld, "
+                       "site %d",
+                       v, elem, (long long)rows, (long long)cols, k);
         }
 }
 
-/* Every element lands in the tile once and is read back from where it landed. */
+/* Every cell lands in the tile once, aligned to its width, inside the tile;
+ * and each element is read back from where it landed. */
 static void test_layouts_are_permutations(void)
 {
-    const enum transpose_variant variants[] = {TRANSPOSE_CONFLICTING, TRANSPOSE_PADDED,
-                                               TRANSPOSE_SWIZZLED};
-    const int dense = TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS;
-    for (int l = 0; l < 3; ++l) {
-        static unsigned char used[TRANSPOSE_TILE_WORDS];
+    static unsigned char used[64 * 1024];
+    struct combo combos[NTILED * NSIZES];
+    const int ncombos = tiled_combos(combos);
+    for (int i = 0; i < ncombos; ++i) {
+        const enum transpose_variant v = combos[i].v;
+        const int elem = combos[i].elem;
+        const int cell = transpose_cell_bytes(v, elem);
+        const uint32_t bytes = (uint32_t)transpose_tile_bytes(v, elem);
+        EXPECT(bytes <= 48 * 1024, "variant %d, %d-byte: %u bytes of static shared memory", v, elem,
+               bytes);
         memset(used, 0, sizeof used);
         for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
-            for (int c = 0; c < TRANSPOSE_TILE_COLS; ++c) {
-                uint32_t o = transpose_tile_offset(variants[l], r, c);
-                EXPECT(
-                    o < (uint32_t)(variants[l] == TRANSPOSE_PADDED ? TRANSPOSE_TILE_WORDS : dense),
-                    "variant %d: offset %u outside the tile", l, o);
-                if (o < TRANSPOSE_TILE_WORDS)
-                    EXPECT(!used[o]++, "variant %d: offset %u used twice", l, o);
+            for (int c = 0; c < transpose_tile_cols(v, elem); ++c) {
+                uint32_t o = transpose_tile_offset(v, elem, r, c);
+                EXPECT(o + (uint32_t)cell <= bytes && o % (uint32_t)cell == 0,
+                       "variant %d, %d-byte: offset %u outside the tile or misaligned", v, elem, o);
+                if (o + (uint32_t)cell <= bytes && o % (uint32_t)cell == 0)
+                    EXPECT(!used[o / (uint32_t)cell]++, "variant %d, %d-byte: offset %u twice", v,
+                           elem, o);
             }
     }
-    /* The swizzled tile keeps column c of row r at c ^ (r % 32), as the
-     * README says; CuTe's Swizzle<5,0,5> on the row-major offset is that. */
+    /* The swizzled fp32 tile keeps column c of row r at c ^ (r % 32), as the
+     * README says. */
     for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
         for (int c = 0; c < TRANSPOSE_TILE_COLS; ++c)
-            EXPECT(transpose_tile_offset(TRANSPOSE_SWIZZLED, r, c) ==
-                       (uint32_t)(r * TRANSPOSE_TILE_COLS + (c ^ (r % 32))),
+            EXPECT(transpose_tile_offset(TRANSPOSE_SWIZZLED, 4, r, c) ==
+                       4u * (uint32_t)(r * TRANSPOSE_TILE_COLS + (c ^ (r % 32))),
                    "column ^ (row %% 32) at (%d,%d)", r, c);
 
-    /* Each store move of a tile writes out[i][j] = in[j][i] from the very word
-     * the load move of in[j][i] wrote, and together they cover the matrix. */
+    /* Each store move of a tile writes out[i][j] = in[j][i] (for packed: the
+     * cell's first element) from the very cell the load move of in[j][i]
+     * wrote, and together they cover the matrix (packed: every k-th). */
     const int64_t rows = 150, cols = 45;
     static unsigned char written[150 * 45];
-    memset(written, 0, sizeof written);
-    for (int64_t tr = 0; tr * TRANSPOSE_TILE_ROWS < rows; ++tr)
-        for (int64_t tc = 0; tc * TRANSPOSE_TILE_COLS < cols; ++tc)
-            for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
-                for (int k = 0; k < TRANSPOSE_STEPS; ++k)
-                    for (int tx = 0; tx < 32; ++tx) {
-                        struct transpose_tile t = transpose_tile_at(rows, cols, tr, tc);
-                        struct transpose_move st =
-                            transpose_store_move(TRANSPOSE_SWIZZLED, &t, tx, ty, k);
-                        if (!st.active)
-                            continue;
-                        written[st.global]++;
-                        int64_t r = st.global % rows, c = st.global / rows; /* in[r][c] */
-                        int rt = (int)(r % TRANSPOSE_TILE_ROWS);
-                        int ct = (int)(c % TRANSPOSE_TILE_COLS);
-                        struct transpose_move ld = transpose_load_move(
-                            TRANSPOSE_SWIZZLED, &t, ct % 32, rt % TRANSPOSE_BLOCK_ROWS,
-                            rt / TRANSPOSE_BLOCK_ROWS * TRANSPOSE_ROW_LOADS + ct / 32);
-                        EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem,
-                               "store move (%d,%d,%d) of tile (%lld,%lld)", tx, ty, k,
-                               (long long)tr, (long long)tc);
-                    }
-    int once = 1;
-    for (int i = 0; i < rows * cols; ++i)
-        once &= written[i] == 1;
-    EXPECT(once, "every output element written exactly once");
+    for (int i = 0; i < ncombos; ++i) {
+        const enum transpose_variant v = combos[i].v;
+        const int elem = combos[i].elem;
+        const int pack = transpose_pack(v, elem);
+        const int height = transpose_tile_height(v, elem), width = transpose_tile_width(v, elem);
+        memset(written, 0, sizeof written);
+        for (int64_t tr = 0; tr * height < rows; ++tr)
+            for (int64_t tc = 0; tc * width < cols; ++tc)
+                for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
+                    for (int k = 0; k < transpose_steps(v, elem); ++k)
+                        for (int tx = 0; tx < 32; ++tx) {
+                            struct transpose_tile t =
+                                transpose_tile_at(v, elem, rows, cols, tr, tc);
+                            struct transpose_move st = transpose_store_move(v, elem, &t, tx, ty, k);
+                            if (!st.active)
+                                continue;
+                            written[st.global]++;
+                            int64_t r = st.global % rows, c = st.global / rows; /* in[r][c] */
+                            int rt = (int)(r % height) / pack, ct = (int)(c % width) / pack;
+                            struct transpose_move ld = transpose_load_move(
+                                v, elem, &t, ct % 32, rt % TRANSPOSE_BLOCK_ROWS,
+                                rt / TRANSPOSE_BLOCK_ROWS * transpose_row_loads(v, elem) + ct / 32);
+                            EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem &&
+                                       ld.row == st.row && ld.col == st.col,
+                                   "variant %d, %d-byte: store move (%d,%d,%d) of tile "
+                                   "(%lld,%lld)",
+                                   v, elem, tx, ty, k, (long long)tr, (long long)tc);
+                        }
+        int once = 1;
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c)
+                once &= written[c * rows + r] == (r % pack == 0 && c % pack == 0);
+        EXPECT(once, "variant %d, %d-byte: every output cell written exactly once", v, elem);
+    }
 }
 
 static void test_reference(void)
@@ -168,28 +237,30 @@ static void test_reference(void)
     EXPECT(memcmp(out, want, sizeof out) == 0, "2x3 by hand");
 
     const int64_t shapes2[][2] = {{1, 1}, {1, 97}, {97, 1}, {65, 130}, {200, 3}};
-    for (int i = 0; i < 5; ++i) {
-        int64_t r = shapes2[i][0], c = shapes2[i][1];
-        float *a = malloc((size_t)(r * c) * sizeof *a), *b = malloc((size_t)(r * c) * sizeof *b),
-              *back = malloc((size_t)(r * c) * sizeof *back);
-        for (int64_t j = 0; j < r * c; ++j)
-            a[j] = (float)j + 0.5f;
-        transpose_ref_f32(b, a, r, c);
-        for (int64_t x = 0; x < r; ++x)
-            for (int64_t y = 0; y < c; ++y)
-                EXPECT(b[y * r + x] == a[x * c + y], "element (%lld,%lld)", (long long)x,
-                       (long long)y);
-        transpose_ref_f32(back, b, c, r);
-        EXPECT(memcmp(a, back, (size_t)(r * c) * sizeof *a) == 0, "transposed twice is the input");
-        free(a);
-        free(b);
-        free(back);
-    }
+    for (int e = 0; e < NSIZES; ++e)
+        for (int i = 0; i < 5; ++i) {
+            const int64_t r = shapes2[i][0], c = shapes2[i][1];
+            const size_t elem = (size_t)sizes[e], bytes = (size_t)(r * c) * elem;
+            unsigned char *a = malloc(bytes), *b = malloc(bytes), *back = malloc(bytes);
+            for (size_t j = 0; j < bytes; ++j)
+                a[j] = (unsigned char)(j * 2654435761u >> 13);
+            transpose_ref(b, a, sizes[e], r, c);
+            for (int64_t x = 0; x < r; ++x)
+                for (int64_t y = 0; y < c; ++y)
+                    EXPECT(memcmp(b + (size_t)(y * r + x) * elem, a + (size_t)(x * c + y) * elem,
+                                  elem) == 0,
+                           "%zu-byte element (%lld,%lld)", elem, (long long)x, (long long)y);
+            transpose_ref(back, b, sizes[e], c, r);
+            EXPECT(memcmp(a, back, bytes) == 0, "transposed twice is the input");
+            free(a);
+            free(b);
+            free(back);
+        }
 }
 
 int main(void)
 {
-    test_naive();
+    test_naive_and_refused();
     test_tiled_sites();
     test_interior_shortcut();
     test_layouts_are_permutations();

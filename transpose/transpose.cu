@@ -1,143 +1,356 @@
-/* fp32 transpose: the naive kernel, the shared tile that conflicts, and its two
- * fixes. The three tiled kernels share one body; they differ only in where
- * transpose_tile_offset (transpose_layout.h) puts an element of the tile. */
+/* Transpose of 1-, 2-, 4-, 8- and 16-byte elements: the naive kernel, the
+ * shared tile that conflicts, its two fixes, and for 1- and 2-byte elements
+ * the packed tile. The conflicting, padded and swizzled kernels share one
+ * body; they differ only in where transpose_tile_offset (transpose_layout.h)
+ * puts a cell of the tile. Each kernel is a template on the element size:
+ * the move is bit for bit, so an element is an unsigned word of its size. */
 #include "transpose/transpose.h"
 #include "transpose/transpose_layout.h"
 
-#define TRANSPOSE_THREADS (32 * TRANSPOSE_BLOCK_ROWS)
-
-/* Four blocks an SM, all 64 warps: 30 registers, no spills. Free, the
- * compiler takes 40 and three blocks fit, 2-4% slower on H100 at 2048^2. */
+/* Four blocks an SM, all 64 warps: 30 registers for fp32, no spills. Free,
+ * the compiler takes 40 and three blocks fit, 2-4% slower on H100 at 2048^2. */
 #ifndef TRANSPOSE_MIN_BLOCKS
 #define TRANSPOSE_MIN_BLOCKS 4
 #endif
 #define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
 
-static __host__ __device__ __forceinline__ int64_t tile_cols(int64_t cols)
+/* An element of E bytes as the type one load or store moves. */
+template <int E> struct transpose_elem;
+template <> struct transpose_elem<1> {
+    typedef uint8_t type;
+};
+template <> struct transpose_elem<2> {
+    typedef uint16_t type;
+};
+template <> struct transpose_elem<4> {
+    typedef uint32_t type;
+};
+template <> struct transpose_elem<8> {
+    typedef uint2 type;
+};
+template <> struct transpose_elem<16> {
+    typedef uint4 type;
+};
+
+/* Tile columns across a matrix of `cols`. */
+template <int E, enum transpose_variant V>
+static __device__ __forceinline__ int64_t tile_cols(int64_t cols)
 {
-    return (cols + TRANSPOSE_TILE_COLS - 1) / TRANSPOSE_TILE_COLS;
+    constexpr int width = transpose_tile_width(V, E);
+    return (cols + width - 1) / width;
 }
 
 /* Grid: x walks tile rows, so blocks launched one after another write the
  * neighbouring segments of the same output rows; y walks tile columns, and is
  * capped at 65535, so a block may loop over several. */
 
-/* No shared memory: a warp reads 32 consecutive floats of an input row and
+/* No shared memory: a warp reads 32 consecutive elements of an input row and
  * writes each of them to a different output row. Its elements are those the
  * tiled kernels' load phase reads (transpose_load_move). */
-__global__ void TRANSPOSE_BOUNDS transpose_naive(float *__restrict__ out,
-                                                 const float *__restrict__ in, int64_t rows,
+template <int E>
+__global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
+                                                 const void *__restrict__ in_, int64_t rows,
                                                  int64_t cols)
 {
-    for (int64_t tile_col = blockIdx.y; tile_col < tile_cols(cols); tile_col += gridDim.y) {
+    typedef typename transpose_elem<E>::type T;
+    constexpr enum transpose_variant V = TRANSPOSE_NAIVE;
+    T *__restrict__ out = (T *)out_;
+    const T *__restrict__ in = (const T *)in_;
+    for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
+        const struct transpose_tile t = transpose_tile_at(V, E, rows, cols, blockIdx.x, tile_col);
 #pragma unroll
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            int64_t r = (int64_t)blockIdx.x * TRANSPOSE_TILE_ROWS + threadIdx.y +
-                        k / TRANSPOSE_ROW_LOADS * TRANSPOSE_BLOCK_ROWS;
-            int64_t c = tile_col * TRANSPOSE_TILE_COLS + k % TRANSPOSE_ROW_LOADS * 32 + threadIdx.x;
-            if (r < rows && c < cols)
-                out[c * rows + r] = in[r * cols + c];
+        for (int k = 0; k < transpose_steps(V, E); ++k) {
+            struct transpose_move m = transpose_load_move(V, E, &t, threadIdx.x, threadIdx.y, k);
+            int64_t r = (int64_t)blockIdx.x * transpose_tile_height(V, E) + m.row;
+            int64_t c = tile_col * transpose_tile_width(V, E) + m.col;
+            if (m.active)
+                out[c * rows + r] = in[m.global];
         }
     }
 }
 
+/* How the tiled kernels' cells meet global memory: one element a cell. */
+template <int E> struct transpose_elements {
+    typedef typename transpose_elem<E>::type Cell;
+    static __device__ __forceinline__ Cell load(const void *__restrict__ in,
+                                                const struct transpose_move &m,
+                                                const struct transpose_tile &)
+    {
+        return ((const Cell *)in)[m.global];
+    }
+    static __device__ __forceinline__ void store(void *__restrict__ out,
+                                                 const struct transpose_move &m,
+                                                 const struct transpose_tile &, Cell v)
+    {
+        ((Cell *)out)[m.global] = v;
+    }
+};
+
 /* Both global accesses coalesced: the tile is filled along input rows and
- * emptied along output rows. Each phase loads all its elements before it
- * stores any, so they are in flight together. Every thread writes its words
- * of the tile, even outside the matrix (the words exist; only global accesses
+ * emptied along output rows. Each phase loads all its cells before it
+ * stores any, so they are in flight together. Every thread writes its cells
+ * of the tile, even outside the matrix (the cells exist; only global accesses
  * need guarding), so the tile writes are the same in every tile and compile
  * to plain stores. The tile reads are guarded like the global writes they
- * feed: a read whose value is never stored may not happen at all. */
-static __device__ __forceinline__ void transpose_tiled(enum transpose_variant variant, float *tile,
-                                                       float *__restrict__ out,
-                                                       const float *__restrict__ in, int64_t rows,
+ * feed: a read whose value is never stored may not happen at all. Mover
+ * loads a cell from `in` and stores it to `out` (transpose_elements, or the
+ * packed kernel's transpose_blocks). */
+template <int E, enum transpose_variant V, class Mover>
+static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void *__restrict__ out,
+                                                       const void *__restrict__ in, int64_t rows,
                                                        int64_t cols)
 {
+    typedef typename Mover::Cell Cell;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t tile_row = blockIdx.x;
-    for (int64_t tile_col = blockIdx.y; tile_col < tile_cols(cols); tile_col += gridDim.y) {
-        const struct transpose_tile t = transpose_tile_at(rows, cols, tile_row, tile_col);
-        float v[TRANSPOSE_STEPS] = {0};
+    for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
+        const struct transpose_tile t = transpose_tile_at(V, E, rows, cols, tile_row, tile_col);
+        Cell v[transpose_steps(V, E)] = {};
 #pragma unroll
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m = transpose_load_move(variant, &t, tx, ty, k);
+        for (int k = 0; k < transpose_steps(V, E); ++k) {
+            struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
             if (m.active)
-                v[k] = in[m.global];
+                v[k] = Mover::load(in, m, t);
         }
 #pragma unroll
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k)
-            tile[transpose_load_move(variant, &t, tx, ty, k).smem] = v[k];
+        for (int k = 0; k < transpose_steps(V, E); ++k)
+            *(Cell *)(tile + transpose_load_move(V, E, &t, tx, ty, k).smem) = v[k];
         __syncthreads();
 #pragma unroll
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m = transpose_store_move(variant, &t, tx, ty, k);
+        for (int k = 0; k < transpose_steps(V, E); ++k) {
+            struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
             if (m.active)
-                v[k] = tile[m.smem];
+                v[k] = *(const Cell *)(tile + m.smem);
         }
 #pragma unroll
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
-            struct transpose_move m = transpose_store_move(variant, &t, tx, ty, k);
+        for (int k = 0; k < transpose_steps(V, E); ++k) {
+            struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
             if (m.active)
-                out[m.global] = v[k];
+                Mover::store(out, m, t, v[k]);
         }
-        if (tile_col + gridDim.y < tile_cols(cols))
+        if (tile_col + gridDim.y < tile_cols<E, V>(cols))
             __syncthreads(); /* the next tile overwrites this one */
     }
 }
 
-/* tile[64][64] read down a column: 32 lanes, 32 words, all in one bank. */
-__global__ void TRANSPOSE_BOUNDS transpose_conflicting(float *__restrict__ out,
-                                                       const float *__restrict__ in, int64_t rows,
+/* tile[64][64] of floats read down a column: 32 lanes, 32 words, one bank.
+ * (Bytes: 16 words in 2 banks; 8- and 16-byte elements: 16 and 8 ways.) */
+template <int E>
+__global__ void TRANSPOSE_BOUNDS transpose_conflicting(void *__restrict__ out,
+                                                       const void *__restrict__ in, int64_t rows,
                                                        int64_t cols)
 {
-    __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS];
-    transpose_tiled(TRANSPOSE_CONFLICTING, tile, out, in, rows, cols);
+    __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_CONFLICTING, E)];
+    transpose_tiled<E, TRANSPOSE_CONFLICTING, transpose_elements<E>>(tile, out, in, rows, cols);
 }
 
-/* tile[64][65]: one spare word a row shifts each row by one bank. */
-__global__ void TRANSPOSE_BOUNDS transpose_padded(float *__restrict__ out,
-                                                  const float *__restrict__ in, int64_t rows,
+/* tile[64][65] of floats: one spare unit (4 bytes, or the element where
+ * wider) a row shifts each row by one unit along the banks. */
+template <int E>
+__global__ void TRANSPOSE_BOUNDS transpose_padded(void *__restrict__ out,
+                                                  const void *__restrict__ in, int64_t rows,
                                                   int64_t cols)
 {
-    __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * (TRANSPOSE_TILE_COLS + 1)];
-    transpose_tiled(TRANSPOSE_PADDED, tile, out, in, rows, cols);
+    __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_PADDED, E)];
+    transpose_tiled<E, TRANSPOSE_PADDED, transpose_elements<E>>(tile, out, in, rows, cols);
 }
 
-/* tile[64][64], column c of row r kept at c ^ (r % 32): any 32 consecutive
- * rows of a column, and any row, are a permutation of the 32 banks, and no
- * word is wasted. */
-__global__ void TRANSPOSE_BOUNDS transpose_swizzled(float *__restrict__ out,
-                                                    const float *__restrict__ in, int64_t rows,
+/* tile[64][64] of floats, column c of row r kept at c ^ (r % 32): any 32
+ * consecutive rows of a column, and any row, are a permutation of the 32
+ * banks, and no byte is wasted. Other sizes XOR their unit (4 bytes, or the
+ * element where wider) within its 128-byte line. */
+template <int E>
+__global__ void TRANSPOSE_BOUNDS transpose_swizzled(void *__restrict__ out,
+                                                    const void *__restrict__ in, int64_t rows,
                                                     int64_t cols)
 {
-    __shared__ __align__(128) float tile[TRANSPOSE_TILE_ROWS * TRANSPOSE_TILE_COLS];
-    transpose_tiled(TRANSPOSE_SWIZZLED, tile, out, in, rows, cols);
+    __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_SWIZZLED, E)];
+    transpose_tiled<E, TRANSPOSE_SWIZZLED, transpose_elements<E>>(tile, out, in, rows, cols);
 }
 
-extern "C" cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in,
-                                     int64_t rows, int64_t cols, cudaStream_t stream)
+/* ---- packed: 1- and 2-byte elements ---- */
+
+/* A k x k block of bytes (k = 4) or halves (k = 2), as k words, word i its
+ * row i, transposed in registers: word i becomes column i. prmt (PTX) picks
+ * any four bytes of two words. */
+static __device__ __forceinline__ void transpose_block(uint32_t (&w)[2])
 {
-    if (out == NULL || in == NULL || transpose_refusal(rows, cols) != NULL)
-        return cudaErrorInvalidValue;
-    int64_t tiles_r = (rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS;
-    int64_t tiles_c = tile_cols(cols);
+    const uint32_t a = w[0], b = w[1];
+    w[0] = __byte_perm(a, b, 0x5410); /* low halves: a.lo, b.lo */
+    w[1] = __byte_perm(a, b, 0x7632); /* high halves: a.hi, b.hi */
+}
+static __device__ __forceinline__ void transpose_block(uint32_t (&w)[4])
+{
+    const uint32_t lo01 = __byte_perm(w[0], w[1], 0x5140); /* a0 b0 a1 b1 */
+    const uint32_t hi01 = __byte_perm(w[0], w[1], 0x7362); /* a2 b2 a3 b3 */
+    const uint32_t lo23 = __byte_perm(w[2], w[3], 0x5140);
+    const uint32_t hi23 = __byte_perm(w[2], w[3], 0x7362);
+    w[0] = __byte_perm(lo01, lo23, 0x5410); /* a0 b0 c0 d0 */
+    w[1] = __byte_perm(lo01, lo23, 0x7632); /* a1 b1 c1 d1 */
+    w[2] = __byte_perm(hi01, hi23, 0x5410);
+    w[3] = __byte_perm(hi01, hi23, 0x7632);
+}
+
+/* A cell of k words, moved to and from the tile in one 8- or 16-byte access. */
+template <int K> struct transpose_cell;
+template <> struct transpose_cell<2> {
+    typedef uint2 type;
+    static __device__ __forceinline__ type pack(const uint32_t (&w)[2])
+    {
+        return make_uint2(w[0], w[1]);
+    }
+    static __device__ __forceinline__ void unpack(type c, uint32_t (&w)[2])
+    {
+        w[0] = c.x;
+        w[1] = c.y;
+    }
+};
+template <> struct transpose_cell<4> {
+    typedef uint4 type;
+    static __device__ __forceinline__ type pack(const uint32_t (&w)[4])
+    {
+        return make_uint4(w[0], w[1], w[2], w[3]);
+    }
+    static __device__ __forceinline__ void unpack(type c, uint32_t (&w)[4])
+    {
+        w[0] = c.x;
+        w[1] = c.y;
+        w[2] = c.z;
+        w[3] = c.w;
+    }
+};
+
+/* The packed kernel's cells: a k x k block. load reads its k rows and
+ * transposes it in registers; store writes its k words (the block's
+ * columns) to k output rows. Whole words where Words (rows and cols
+ * multiples of k, both pointers 4-byte aligned: the launcher picks), so a
+ * block is inside the matrix or outside it; else element by element, each
+ * guarded (the same shared accesses, slower global ones, and for bytes a
+ * few spilled registers). */
+template <int E, bool Words> struct transpose_blocks {
+    typedef typename transpose_elem<E>::type T;
+    static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    typedef typename transpose_cell<K>::type Cell;
+
+    static __device__ __forceinline__ Cell load(const void *__restrict__ in,
+                                                const struct transpose_move &m,
+                                                const struct transpose_tile &t)
+    {
+        uint32_t w[K];
+#pragma unroll
+        for (int i = 0; i < K; ++i) { /* row i of the block */
+            if constexpr (Words) {
+                w[i] = ((const uint32_t *)in)[(m.global + i * t.cols) / K];
+            } else {
+                w[i] = 0;
+#pragma unroll
+                for (int j = 0; j < K; ++j)
+                    if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
+                        w[i] |= (uint32_t)((const T *)in)[m.global + i * t.cols + j] << (8 * E * j);
+            }
+        }
+        transpose_block(w);
+        return transpose_cell<K>::pack(w);
+    }
+
+    static __device__ __forceinline__ void store(void *__restrict__ out,
+                                                 const struct transpose_move &m,
+                                                 const struct transpose_tile &t, Cell c)
+    {
+        uint32_t w[K];
+        transpose_cell<K>::unpack(c, w);
+#pragma unroll
+        for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
+            if (m.col + i >= t.cols_inside)
+                continue;
+            if constexpr (Words) {
+                ((uint32_t *)out)[(m.global + i * t.rows) / K] = w[i];
+            } else {
+#pragma unroll
+                for (int j = 0; j < K; ++j)
+                    if (m.row + j < t.rows_inside)
+                        ((T *)out)[m.global + i * t.rows + j] = (T)(w[i] >> (8 * E * j));
+            }
+        }
+    }
+};
+
+/* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
+ * 4 x 4 block of bytes: every shared access a whole cell. */
+template <int E, bool Words>
+__global__ void TRANSPOSE_BOUNDS transpose_packed(void *__restrict__ out,
+                                                  const void *__restrict__ in, int64_t rows,
+                                                  int64_t cols)
+{
+    __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_PACKED, E)];
+    transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, Words>>(tile, out, in, rows, cols);
+}
+
+/* ---- launchers ---- */
+
+template <int E>
+static cudaError_t launch(enum transpose_variant variant, void *out, const void *in, int64_t rows,
+                          int64_t cols, cudaStream_t stream)
+{
+    const int height = transpose_tile_height(variant, E), width = transpose_tile_width(variant, E);
+    int64_t tiles_r = (rows + height - 1) / height;
+    int64_t tiles_c = (cols + width - 1) / width;
     dim3 grid((unsigned)tiles_r, (unsigned)(tiles_c < 65535 ? tiles_c : 65535));
     dim3 block(32, TRANSPOSE_BLOCK_ROWS);
     switch (variant) {
     case TRANSPOSE_NAIVE:
-        transpose_naive<<<grid, block, 0, stream>>>(out, in, rows, cols);
+        transpose_naive<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     case TRANSPOSE_CONFLICTING:
-        transpose_conflicting<<<grid, block, 0, stream>>>(out, in, rows, cols);
+        transpose_conflicting<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     case TRANSPOSE_PADDED:
-        transpose_padded<<<grid, block, 0, stream>>>(out, in, rows, cols);
+        transpose_padded<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     case TRANSPOSE_SWIZZLED:
-        transpose_swizzled<<<grid, block, 0, stream>>>(out, in, rows, cols);
+        transpose_swizzled<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
+        break;
+    case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
+        if constexpr (E < 4) {
+            const int k = transpose_pack(variant, E);
+            if (rows % k == 0 && cols % k == 0 && (uintptr_t)out % 4 == 0 && (uintptr_t)in % 4 == 0)
+                transpose_packed<E, true><<<grid, block, 0, stream>>>(out, in, rows, cols);
+            else
+                transpose_packed<E, false><<<grid, block, 0, stream>>>(out, in, rows, cols);
+        } else {
+            return cudaErrorInvalidValue;
+        }
         break;
     default:
         return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t transpose(enum transpose_variant variant, int elem_bytes, void *out,
+                                 const void *in, int64_t rows, int64_t cols, cudaStream_t stream)
+{
+    if (out == NULL || in == NULL ||
+        transpose_refusal_elem(variant, elem_bytes, rows, cols) != NULL)
+        return cudaErrorInvalidValue;
+    if ((uintptr_t)out % (uintptr_t)elem_bytes != 0 || (uintptr_t)in % (uintptr_t)elem_bytes != 0)
+        return cudaErrorInvalidValue;
+    switch (elem_bytes) {
+    case 1:
+        return launch<1>(variant, out, in, rows, cols, stream);
+    case 2:
+        return launch<2>(variant, out, in, rows, cols, stream);
+    case 4:
+        return launch<4>(variant, out, in, rows, cols, stream);
+    case 8:
+        return launch<8>(variant, out, in, rows, cols, stream);
+    default:
+        return launch<16>(variant, out, in, rows, cols, stream);
+    }
+}
+
+extern "C" cudaError_t transpose_f32(enum transpose_variant variant, float *out, const float *in,
+                                     int64_t rows, int64_t cols, cudaStream_t stream)
+{
+    return transpose(variant, 4, out, in, rows, cols, stream);
 }

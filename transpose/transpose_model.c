@@ -1,20 +1,23 @@
 #include "transpose/transpose_model.h"
 
-void transpose_model_tile(enum transpose_variant variant, int64_t rows, int64_t cols,
-                          int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
-                          struct bf_site *write, struct bf_site *read)
+void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_t rows,
+                          int64_t cols, int64_t tile_row, int64_t tile_col,
+                          const struct bf_bank_rules *rules, struct bf_site *write,
+                          struct bf_site *read)
 {
-    const struct transpose_tile t = transpose_tile_at(rows, cols, tile_row, tile_col);
+    const struct transpose_tile t =
+        transpose_tile_at(variant, elem_bytes, rows, cols, tile_row, tile_col);
     /* blockDim.x is 32, so warp w of the block is the threads with ty == w. */
     for (int warp = 0; warp < TRANSPOSE_BLOCK_ROWS; ++warp)
-        for (int k = 0; k < TRANSPOSE_STEPS; ++k) {
+        for (int k = 0; k < transpose_steps(variant, elem_bytes); ++k) {
             /* Every lane writes the tile; only lanes inside the matrix read it. */
             uint32_t waddr[BF_WARP], raddr[BF_WARP], wmask = ~0u, rmask = 0;
             for (int lane = 0; lane < BF_WARP; ++lane) {
-                struct transpose_move m = transpose_load_move(variant, &t, lane, warp, k);
-                waddr[lane] = m.smem * 4;
-                m = transpose_store_move(variant, &t, lane, warp, k);
-                raddr[lane] = m.smem * 4;
+                struct transpose_move m =
+                    transpose_load_move(variant, elem_bytes, &t, lane, warp, k);
+                waddr[lane] = m.smem;
+                m = transpose_store_move(variant, elem_bytes, &t, lane, warp, k);
+                raddr[lane] = m.smem;
                 rmask |= (uint32_t)m.active << lane;
             }
             bf_site_add(write, rules, waddr, wmask);
@@ -22,16 +25,20 @@ void transpose_model_tile(enum transpose_variant variant, int64_t rows, int64_t 
         }
 }
 
-int transpose_model(int variant, const struct bf_size *size, const struct bf_bank_rules *rules,
-                    struct bf_site sites[BF_MAX_SITES])
+int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
+                    const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
-    if (variant == TRANSPOSE_NAIVE)
-        return 0; /* no shared memory */
+    const enum transpose_variant v = (enum transpose_variant)variant;
     const int64_t rows = size->dim[0], cols = size->dim[1];
-    const int64_t full_r = rows / TRANSPOSE_TILE_ROWS, full_c = cols / TRANSPOSE_TILE_COLS;
-    const int edge_r = rows % TRANSPOSE_TILE_ROWS != 0, edge_c = cols % TRANSPOSE_TILE_COLS != 0;
-    sites[0] = bf_site_new("tile write (load phase)", bf_st(4));
-    sites[1] = bf_site_new("tile read (store phase)", bf_ld(4));
+    if (v == TRANSPOSE_NAIVE || transpose_refusal_elem(v, elem_bytes, rows, cols) != NULL)
+        return 0; /* no shared memory, or no launch */
+    const int64_t height = transpose_tile_height(v, elem_bytes);
+    const int64_t width = transpose_tile_width(v, elem_bytes);
+    const int64_t full_r = rows / height, full_c = cols / width;
+    const int edge_r = rows % height != 0, edge_c = cols % width != 0;
+    const int cell = transpose_cell_bytes(v, elem_bytes);
+    sites[0] = bf_site_new("tile write (load phase)", bf_st(cell));
+    sites[1] = bf_site_new("tile read (store phase)", bf_ld(cell));
 
     /* A tile's requests depend only on how many of its rows and columns lie
      * inside the matrix, so there are at most four kinds of tile: interior,
@@ -50,8 +57,8 @@ int transpose_model(int variant, const struct bf_size *size, const struct bf_ban
             continue;
         struct bf_site one[2] = {bf_site_new(sites[0].name, sites[0].access),
                                  bf_site_new(sites[1].name, sites[1].access)};
-        transpose_model_tile((enum transpose_variant)variant, rows, cols, kinds[k].tile_row,
-                             kinds[k].tile_col, rules, &one[0], &one[1]);
+        transpose_model_tile(v, elem_bytes, rows, cols, kinds[k].tile_row, kinds[k].tile_col, rules,
+                             &one[0], &one[1]);
         bf_site_merge(&sites[0], &one[0], (uint64_t)kinds[k].count);
         bf_site_merge(&sites[1], &one[1], (uint64_t)kinds[k].count);
     }

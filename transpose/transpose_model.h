@@ -11,14 +11,16 @@
 
 /* Adds the requests of one tile's block to its two sites: `write` (the tile
  * filled in the load phase, by every lane) and `read` (the tile read in the
- * store phase, by the lanes whose element is inside the matrix). */
-void transpose_model_tile(enum transpose_variant variant, int64_t rows, int64_t cols,
-                          int64_t tile_row, int64_t tile_col, const struct bf_bank_rules *rules,
-                          struct bf_site *write, struct bf_site *read);
+ * store phase, by the lanes whose cell is inside the matrix). */
+void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_t rows,
+                          int64_t cols, int64_t tile_row, int64_t tile_col,
+                          const struct bf_bank_rules *rules, struct bf_site *write,
+                          struct bf_site *read);
 
 /* The family's model hook: the sites of one launch of `variant` on a rows x
- * cols matrix (none for the naive kernel, which has no shared memory). */
-int transpose_model(int variant, const struct bf_size *size, const struct bf_bank_rules *rules,
-                    struct bf_site sites[BF_MAX_SITES]);
+ * cols matrix of elem_bytes elements (none for the naive kernel, which has
+ * no shared memory, and none for a launch transpose_refusal_elem refuses). */
+int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
+                    const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES]);
 
 #endif

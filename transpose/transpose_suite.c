@@ -1,6 +1,7 @@
-/* The transpose family as the runner sees it: variants, sizes, the model hook,
- * the correctness test and the benchmark with its comparators (device-to-device
- * copy, the bandwidth ceiling; cublasSgeam, the vendor's transpose). */
+/* The transpose family as the runner sees it: variants, element types, sizes,
+ * the model hook, the correctness test and the benchmark with its comparators
+ * (device-to-device copy, the bandwidth ceiling; cuBLAS's geam, the vendor's
+ * transpose, for the element types it has). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,22 @@ static const struct bf_variant variants[TRANSPOSE_VARIANTS] = {
     [TRANSPOSE_CONFLICTING] = {"conflicting", "tile[64][64] read by column: 32-way conflict"},
     [TRANSPOSE_PADDED] = {"padded", "tile[64][65]: one spare word a row, conflict-free"},
     [TRANSPOSE_SWIZZLED] = {"swizzled", "tile[64][64], column ^ (row % 32): conflict-free"},
+    [TRANSPOSE_PACKED] = {"packed", "1 and 2 B: 4x4 / 2x2 blocks in registers, 16 / 8 B a shared "
+                                    "access, conflict-free"},
 };
+
+/* The element types: what matters to the kernels is the size; the names say
+ * what users move. f32 first: the family's type before there were others. */
+enum { TYPE_F32, TYPE_U8, TYPE_F16, TYPE_F64, TYPE_C64, TYPE_C128, TYPES };
+static const char *const types[TYPES] = {
+    [TYPE_F32] = "f32", [TYPE_U8] = "u8",   [TYPE_F16] = "f16",
+    [TYPE_F64] = "f64", [TYPE_C64] = "c64", [TYPE_C128] = "c128",
+};
+static const int elem_bytes[TYPES] = {
+    [TYPE_F32] = 4, [TYPE_U8] = 1, [TYPE_F16] = 2, [TYPE_F64] = 8, [TYPE_C64] = 8, [TYPE_C128] = 16,
+};
+#define TYPE_BIT(t)  (1u << (t))
+#define LARGEST_ELEM 16.0
 
 /* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
  * more tile columns than gridDim.y takes (65535), so blocks walk several tiles. */
@@ -42,14 +58,24 @@ static const struct bf_size quick_sizes[] = {
     {2, {1, 1}}, {2, {31, 33}}, {2, {129, 4097}}, {2, {257, 509}}, {2, {1, 2097185}},
 };
 
-static const struct bf_size bench_sizes[] = {{2, {8192, 8192}}, {2, {7919, 8209}}};
+/* The bench: each type at a matrix of at least 256 MiB and at an odd shape,
+ * two sizes a type (bench_types); sizes in elements, so bytes and halves
+ * take the larger square. */
+static const struct bf_size bench_sizes[] = {
+    {2, {8192, 8192}}, {2, {16384, 16384}}, {2, {7919, 8209}}};
+static const unsigned bench_types[] = {
+    TYPE_BIT(TYPE_F32) | TYPE_BIT(TYPE_F64) | TYPE_BIT(TYPE_C64) | TYPE_BIT(TYPE_C128),
+    TYPE_BIT(TYPE_U8) | TYPE_BIT(TYPE_F16),
+    (1u << TYPES) - 1u,
+};
 
-/* For ncu: whole tiles and edge tiles, each in one wave of blocks (256 blocks;
- * an H100 holds 3 x 132), and 16384 blocks, many waves. */
+/* For ncu: whole tiles and edge tiles, each in one wave of blocks (256
+ * blocks of fp32; an H100 holds 4 x 132), and 16384 blocks, many waves. */
 static const struct bf_size hw_sizes[] = {{2, {1024, 1024}}, {2, {1000, 999}}, {2, {8192, 8192}}};
 
-/* The sweep: squares 64 ... 16384 (x2; 32 KiB to 2 GiB moved) and odd shapes:
- * edge tiles on both sides, a prime pair, and a short wide matrix. */
+/* The sweep (fp32 alone: sweep_types): squares 64 ... 16384 (x2; 32 KiB to
+ * 2 GiB moved) and odd shapes: edge tiles on both sides, a prime pair, and a
+ * short wide matrix. */
 static const struct bf_size sweep_sizes[] = {
     {2, {64, 64}},       {2, {128, 128}},   {2, {256, 256}},   {2, {512, 512}},
     {2, {1024, 1024}},   {2, {2048, 2048}}, {2, {4096, 4096}}, {2, {8192, 8192}},
@@ -57,35 +83,40 @@ static const struct bf_size sweep_sizes[] = {
     {2, {64, 1048573}},
 };
 
-/* Input and output; the comparators (a copy, cublasSgeam) write the same output. */
+/* Input and output of the largest element; the comparators (a copy, geam)
+ * write the same output. */
 static double device_bytes(const struct bf_size *s)
 {
-    return 2.0 * (double)s->dim[0] * (double)s->dim[1] * sizeof(float);
+    return 2.0 * (double)s->dim[0] * (double)s->dim[1] * LARGEST_ELEM;
 }
 
-/* Input and output on the device, and host copies for checking. */
+/* Input and output on the device, and host copies for checking. Each device
+ * buffer has 4 bytes to spare, so that a run may start one element in. */
 struct buffers {
     int64_t rows, cols;
+    int elem;
     size_t n, bytes;
-    float *d_in, *d_out;
-    float *in, *out, *ref;
+    unsigned char *d_in, *d_out;
+    unsigned char *in, *out, *ref;
 };
 
-static void buffers_init(struct buffers *b, const struct bf_size *s, uint64_t seed)
+static void buffers_init(struct buffers *b, int type, const struct bf_size *s, uint64_t seed)
 {
     b->rows = s->dim[0];
     b->cols = s->dim[1];
+    b->elem = elem_bytes[type];
     b->n = (size_t)(b->rows * b->cols);
-    b->bytes = b->n * sizeof(float);
-    BF_CHECK(cudaMalloc((void **)&b->d_in, b->bytes));
-    BF_CHECK(cudaMalloc((void **)&b->d_out, b->bytes));
+    b->bytes = b->n * (size_t)b->elem;
+    BF_CHECK(cudaMalloc((void **)&b->d_in, b->bytes + 4));
+    BF_CHECK(cudaMalloc((void **)&b->d_out, b->bytes + 4));
     b->in = malloc(b->bytes);
     b->out = malloc(b->bytes);
     b->ref = malloc(b->bytes);
     BF_CHECK_STATUS(b->in && b->out && b->ref, "malloc", "out of host memory");
-    BF_CHECK(bf_fill_random_f32(b->d_in, b->n, seed, 0));
+    /* Random words over the whole buffer: every byte of every element. */
+    BF_CHECK(bf_fill_random_i32((int32_t *)b->d_in, (b->bytes + 4) / 4, seed, 0));
     BF_CHECK(cudaMemcpy(b->in, b->d_in, b->bytes, cudaMemcpyDeviceToHost));
-    transpose_ref_f32(b->ref, b->in, b->rows, b->cols);
+    transpose_ref(b->ref, b->in, b->elem, b->rows, b->cols);
 }
 
 static void buffers_free(struct buffers *b)
@@ -97,31 +128,109 @@ static void buffers_free(struct buffers *b)
     free(b->ref);
 }
 
-/* Compares the device output with `want` (cols x rows); 0 if every element matches. */
-static int check_output(const struct buffers *b, const float *want, char *why, size_t len)
+/* An element as hex, its bytes from the highest. */
+static void elem_hex(const unsigned char *e, int bytes, char *buf, size_t len)
+{
+    size_t n = 0;
+    n += (size_t)snprintf(buf, len, "0x");
+    for (int i = bytes - 1; i >= 0 && n < len; --i)
+        n += (size_t)snprintf(buf + n, len - n, "%02x", e[i]);
+}
+
+/* Compares the device output at d_out (cols x rows) with `want`; 0 if every
+ * element matches. */
+static int check_output_at(const struct buffers *b, const unsigned char *d_out,
+                           const unsigned char *want, char *why, size_t len)
 {
     size_t first;
-    BF_CHECK(cudaMemcpy(b->out, b->d_out, b->bytes, cudaMemcpyDeviceToHost));
-    size_t bad = bf_compare_exact(b->out, want, b->n, sizeof(float), &first);
+    BF_CHECK(cudaMemcpy(b->out, d_out, b->bytes, cudaMemcpyDeviceToHost));
+    size_t bad = bf_compare_exact(b->out, want, b->n, (size_t)b->elem, &first);
     if (bad == 0)
         return 0;
-    snprintf(why, len, "%zu of %zu elements wrong; first out[%lld][%lld] = %.9g, want %.9g", bad,
-             b->n, (long long)(first / (size_t)b->rows), (long long)(first % (size_t)b->rows),
-             (double)b->out[first], (double)want[first]);
+    char got_hex[40], want_hex[40];
+    elem_hex(b->out + first * (size_t)b->elem, b->elem, got_hex, sizeof got_hex);
+    elem_hex(want + first * (size_t)b->elem, b->elem, want_hex, sizeof want_hex);
+    snprintf(why, len, "%zu of %zu elements wrong; first out[%lld][%lld] = %s, want %s", bad, b->n,
+             (long long)(first / (size_t)b->rows), (long long)(first % (size_t)b->rows), got_hex,
+             want_hex);
+    return 1;
+}
+static int check_output(const struct buffers *b, const unsigned char *want, char *why, size_t len)
+{
+    return check_output_at(b, b->d_out, want, why, len);
+}
+
+/* The launcher must refuse with cudaErrorInvalidValue, launch nothing and
+ * leave the output alone (small buffers: nothing may be read or written). */
+static int expect_refused(enum transpose_variant v, int elem, void *out, const void *in,
+                          int64_t rows, int64_t cols, const char *what, char *why, size_t len)
+{
+    cudaError_t got = transpose(v, elem, out, in, rows, cols, 0);
+    BF_CHECK(cudaDeviceSynchronize());
+    if (got == cudaErrorInvalidValue)
+        return 0;
+    snprintf(why, len, "%s: transpose returned %s, want cudaErrorInvalidValue", what,
+             cudaGetErrorName(got));
     return 1;
 }
 
+/* A case the API refuses (transpose_refusal_elem): refused, nothing written. */
+static int test_refused(enum transpose_variant v, int elem, const struct bf_size *s, char *why,
+                        size_t len)
+{
+    unsigned char *d, got[32];
+    BF_CHECK(cudaMalloc((void **)&d, 64));
+    BF_CHECK(bf_poison(d, 64, 0));
+    int bad = expect_refused(v, elem, d, d + 32, s->dim[0], s->dim[1], "refused size", why, len);
+    BF_CHECK(cudaMemcpy(got, d, sizeof got, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < sizeof got && !bad; ++i)
+        if (got[i] != 0xff) {
+            snprintf(why, len, "refused, yet out[%zu] was written", i);
+            bad = 1;
+        }
+    BF_CHECK(cudaFree(d));
+    return bad;
+}
+
+/* Every element checked bit for bit, output poisoned first. Elements under
+ * 4 bytes run a second time one element into both buffers: words no longer
+ * aligned (the packed kernel's element path). Only the first run is the one
+ * ncu profiles (BF_PROFILED), the launch the model counts. */
 static int transpose_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
                           size_t len)
 {
-    (void)type; /* f32 only */
+    const enum transpose_variant v = (enum transpose_variant)variant;
+    const int elem = elem_bytes[type];
+    if (transpose_refusal_elem(v, elem, s->dim[0], s->dim[1]) != NULL)
+        return test_refused(v, elem, s, why, len);
     struct buffers b;
-    buffers_init(&b, s, seed);
-    BF_CHECK(bf_poison(b.d_out, b.bytes, 0));
-    BF_CHECK(BF_PROFILED(
-        transpose_f32((enum transpose_variant)variant, b.d_out, b.d_in, b.rows, b.cols, 0)));
-    BF_CHECK(cudaDeviceSynchronize());
-    int bad = check_output(&b, b.ref, why, len);
+    buffers_init(&b, type, s, seed);
+    int bad = 0;
+    if (elem > 1)
+        bad =
+            expect_refused(v, elem, b.d_out + 1, b.d_in, b.rows, b.cols, "misaligned out", why,
+                           len) ||
+            expect_refused(v, elem, b.d_out, b.d_in + 1, b.rows, b.cols, "misaligned in", why, len);
+    bad = bad || expect_refused(v, 3, b.d_out, b.d_in, b.rows, b.cols, "3-byte elements", why, len);
+    if (!bad) {
+        BF_CHECK(bf_poison(b.d_out, b.bytes + 4, 0));
+        BF_CHECK(BF_PROFILED(transpose(v, elem, b.d_out, b.d_in, b.rows, b.cols, 0)));
+        BF_CHECK(cudaDeviceSynchronize());
+        bad = check_output(&b, b.ref, why, len);
+    }
+    if (!bad && elem < 4) {
+        /* The input moves one element into d_out's spare bytes; out is d_in's. */
+        unsigned char *in = b.d_out + elem, *out = b.d_in + elem;
+        BF_CHECK(cudaMemcpy(in, b.d_in, b.bytes, cudaMemcpyDeviceToDevice));
+        BF_CHECK(bf_poison(b.d_in, b.bytes + 4, 0));
+        BF_CHECK(transpose(v, elem, out, in, b.rows, b.cols, 0));
+        BF_CHECK(cudaDeviceSynchronize());
+        bad = check_output_at(&b, out, b.ref, why, len);
+        if (bad) {
+            size_t at = strlen(why);
+            snprintf(why + at, len - at, " (pointers one element in)");
+        }
+    }
     buffers_free(&b);
     return bad;
 }
@@ -130,14 +239,15 @@ static int transpose_test(int variant, int type, const struct bf_size *s, uint64
 
 struct bench {
     struct buffers b;
+    int type;
     cublasHandle_t cublas;
 };
 
 static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
 {
     const struct buffers *b = &((const struct bench *)arg)->b;
-    return transpose_f32((enum transpose_variant)variant, b->d_out, b->d_in, b->rows, b->cols,
-                         stream);
+    return transpose((enum transpose_variant)variant, b->elem, b->d_out, b->d_in, b->rows, b->cols,
+                     stream);
 }
 
 static cudaError_t run_copy(void *arg, cudaStream_t stream)
@@ -152,20 +262,51 @@ static cudaError_t run_copy_kernel(void *arg, cudaStream_t stream)
     return bf_copy_kernel_ceiling(b->d_out, b->d_in, b->bytes, stream);
 }
 
+/* cuBLAS's transpose for the type, NULL where it has none (bytes, halves). */
+static const char *const vendor_names[TYPES] = {
+    [TYPE_F32] = "cublasSgeam",
+    [TYPE_F64] = "cublasDgeam",
+    [TYPE_C64] = "cublasCgeam",
+    [TYPE_C128] = "cublasZgeam",
+};
+
 /* Row-major in (rows x cols) is column-major A (cols x rows, lda = cols);
  * row-major out (cols x rows) is column-major C (rows x cols, ldc = rows);
  * C = 1 * A^T + 0 * C, in place on C as cuBLAS allows. */
 static cudaError_t run_cublas(void *arg, cudaStream_t stream)
 {
     const struct bench *j = arg;
-    const float one = 1.0f, zero = 0.0f;
-    int m = (int)j->b.rows, n = (int)j->b.cols;
+    const int m = (int)j->b.rows, n = (int)j->b.cols;
+    const cublasOperation_t T = CUBLAS_OP_T, N = CUBLAS_OP_N;
+    const void *a = j->b.d_in;
+    void *c = j->b.d_out;
     cublasStatus_t st = cublasSetStream(j->cublas, stream);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = cublasSgeam(j->cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, j->b.d_in, n, &zero,
-                         j->b.d_out, m, j->b.d_out, m);
+    if (st == CUBLAS_STATUS_SUCCESS) {
+        switch (j->type) {
+        case TYPE_F32: {
+            const float one = 1.0f, zero = 0.0f;
+            st = cublasSgeam(j->cublas, T, N, m, n, &one, a, n, &zero, c, m, c, m);
+            break;
+        }
+        case TYPE_F64: {
+            const double one = 1.0, zero = 0.0;
+            st = cublasDgeam(j->cublas, T, N, m, n, &one, a, n, &zero, c, m, c, m);
+            break;
+        }
+        case TYPE_C64: {
+            const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
+            st = cublasCgeam(j->cublas, T, N, m, n, &one, a, n, &zero, c, m, c, m);
+            break;
+        }
+        default: {
+            const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+            st = cublasZgeam(j->cublas, T, N, m, n, &one, a, n, &zero, c, m, c, m);
+            break;
+        }
+        }
+    }
     if (st != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "bankfree: cublasSgeam: %s\n", cublasGetStatusString(st));
+        fprintf(stderr, "bankfree: %s: %s\n", vendor_names[j->type], cublasGetStatusString(st));
         return cudaErrorUnknown;
     }
     return cudaGetLastError();
@@ -198,7 +339,8 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
                            const struct bf_bench_ctx *ctx, struct bf_table *t)
 {
     struct bench j;
-    buffers_init(&j.b, s, ctx->seed);
+    buffers_init(&j.b, type, s, ctx->seed);
+    j.type = type;
     BF_CHECK_STATUS(cublasCreate(&j.cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
                     "cuBLAS could not start");
     const double moved = 2.0 * (double)j.b.bytes; /* read once, written once */
@@ -208,8 +350,9 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
                      (struct bf_job){run_copy, &j, poison_output, check_copied});
     bf_bench_ceiling(&b, "copy kernel (ceiling)", 0, moved,
                      (struct bf_job){run_copy_kernel, &j, poison_output, check_copied});
-    if (j.b.rows <= 0x7fffffff && j.b.cols <= 0x7fffffff) /* cuBLAS takes int */
-        bf_bench_vendor(&b, "cublasSgeam", 0, moved,
+    if (vendor_names[type] != NULL && j.b.rows <= 0x7fffffff &&
+        j.b.cols <= 0x7fffffff) /* cuBLAS takes int */
+        bf_bench_vendor(&b, vendor_names[type], 0, moved,
                         (struct bf_job){run_cublas, &j, poison_output, check_transposed});
     bf_bench_variants(&b, moved,
                       (struct bf_variant_job){run_variant, &j, poison_output, check_variant});
@@ -221,28 +364,24 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
     return failed;
 }
 
-/* What transpose_f32 refuses at a size: the launcher's own rule
- * (transpose_refusal), for the runner. */
+/* What transpose refuses at a size: the launcher's own rule
+ * (transpose_refusal_elem), for the runner. */
 static const char *refuses(int variant, int type, const struct bf_size *s)
 {
-    (void)variant;
-    (void)type;
-    return transpose_refusal(s->dim[0], s->dim[1]);
+    return transpose_refusal_elem((enum transpose_variant)variant, elem_bytes[type], s->dim[0],
+                                  s->dim[1]);
 }
 
 static int model(int variant, int type, const struct bf_size *size, uint64_t seed,
                  const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
-    (void)type; /* f32 only */
     (void)seed; /* the addresses do not depend on the data */
-    return transpose_model(variant, size, rules, sites);
+    return transpose_model(variant, elem_bytes[type], size, rules, sites);
 }
-
-static const char *const types[] = {"f32"};
 
 const struct bf_family transpose_family = {
     .name = "transpose",
-    .summary = "fp32 out = in^T, any rows x cols",
+    .summary = "out = in^T of 1-16 byte elements, any rows x cols",
     .variants = variants,
     .nvariants = TRANSPOSE_VARIANTS,
     .conflicting = TRANSPOSE_CONFLICTING,
@@ -255,6 +394,8 @@ const struct bf_family transpose_family = {
     BF_SIZES(BF_SIZES_BENCH, bench_sizes),
     BF_SIZES(BF_SIZES_HW, hw_sizes),
     BF_SIZES(BF_SIZES_SWEEP, sweep_sizes),
+    .bench_types = bench_types,
+    .sweep_types = TYPE_BIT(TYPE_F32),
     .test_bytes = device_bytes,
     .bench_bytes = device_bytes,
     .model = model,

@@ -406,6 +406,16 @@ static int measure_counters(const struct bf_options *o, struct bf_counters *coun
     return 0;
 }
 
+/* Whether the bench runs the s-th size of its list on `type`: every size
+ * given by --size, and of the family's bench list those its bench_types
+ * give the type (--quick runs the list's smallest on every type). */
+static int bench_list_runs(const struct bf_options *o, const struct bf_family *fam, int s, int type)
+{
+    const int list =
+        o->nsizes == 0 && !o->quick && (o->size_set < 0 || o->size_set == BF_SIZES_BENCH);
+    return !list || fam->bench_types == NULL || (fam->bench_types[s] >> type & 1u);
+}
+
 static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, const char *cmdline)
 {
     struct bf_table t;
@@ -475,6 +485,8 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                 if (!(o->types[f] >> type & 1u))
                     continue;
                 for (int s = 0; s < nsizes; ++s) {
+                    if (!bench_list_runs(o, fam, s, type))
+                        continue;
                     if (pass == 0) {
                         ++cases;
                         continue;

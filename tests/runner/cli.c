@@ -824,6 +824,10 @@ int bf_check_families(char *why, size_t len)
         if (f->sweep_types & ~all_of(f->ntypes))
             return bf_fail(why, len, "family %s: .sweep_types names a type it does not have",
                            f->name);
+        for (int s = 0; f->bench_types != NULL && s < f->nsizes[BF_SIZES_BENCH]; ++s)
+            if (f->bench_types[s] & ~all_of(f->ntypes))
+                return bf_fail(why, len, "family %s: .bench_types names a type it does not have",
+                               f->name);
         if (f->conflicting < 0 || f->conflicting >= f->nvariants)
             return bf_fail(why, len, "family %s: .conflicting names no variant", f->name);
         for (int v = 0; v < f->nvariants; ++v)

@@ -92,7 +92,7 @@ int main(void)
     CHECK(cudaMemset(flush, 1, FLUSH_BYTES));
     printf("flush by %s; ", read_flush ? "reading" : "writing");
     printf("tile %dx%d, %d threads, %d steps\n", TRANSPOSE_TILE_ROWS, TRANSPOSE_TILE_COLS,
-           TRANSPOSE_THREADS, TRANSPOSE_STEPS);
+           TRANSPOSE_THREADS, transpose_steps(TRANSPOSE_PADDED, 4));
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s) {
         const int64_t rows = shapes[s][0], cols = shapes[s][1];
         const size_t n = (size_t)(rows * cols);
