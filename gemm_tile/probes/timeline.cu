@@ -2,12 +2,17 @@
  * gemm_tile_wgmma.cu, built with its timeline hook stamping the global timer
  * (ns) at eight points of each block, run on an L2 flushed as the bench does.
  * Per point, the median over blocks and then over reps, from the first
- * block's entry. Compile with -gencode=arch=compute_90a,code=sm_90a.
- *   timeline [M N K ...]   (default: 256, 512, 1024 and 2048 cubed) */
+ * block's entry. Two questions beside it: --direct starts C 8 bytes into its
+ * allocation, off TMA's 16-byte rule, so the kernel stores its pairs itself
+ * (no staging buffer, barriers or bulk stores); --warm leaves L2 as the last
+ * rep left it (code and operands cached), to see what the flush costs.
+ * Compile with -gencode=arch=compute_90a,code=sm_90a.
+ *   timeline [--direct] [--warm] [M N K ...]   (default: 256 ... 2048 cubed) */
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define TIMELINE_BLOCKS 1024
@@ -38,13 +43,15 @@ static double median(std::vector<double> v)
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+static int direct, warm;
+
 static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes)
 {
     uint16_t *a, *b;
     float *c;
     CHECK(cudaMalloc(&a, (size_t)(m * k) * 2));
     CHECK(cudaMalloc(&b, (size_t)(n * k) * 2));
-    CHECK(cudaMalloc(&c, (size_t)(m * n) * 4));
+    CHECK(cudaMalloc(&c, (size_t)(m * n) * 4 + 8));
     std::vector<uint16_t> h((size_t)std::max(m, n) * k);
     for (size_t i = 0; i < h.size(); ++i) /* fp16 in [1/16, 1/8), never zeros */
         h[i] = (uint16_t)(0x2c00u | (i * 2654435761u >> 22));
@@ -60,9 +67,10 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
     int blocks = 0;
     for (int rep = -3; rep < reps; ++rep) {
         CHECK(cudaMemcpyToSymbol(timeline, zeros, sizeof zeros));
-        CHECK(cudaMemset(flush, rep & 0xff, flush_bytes));
+        if (!warm)
+            CHECK(cudaMemset(flush, rep & 0xff, flush_bytes));
         CHECK(cudaEventRecord(start));
-        CHECK(gemm_tile_wgmma_launch(GEMM_TILE_WGMMA_SW128, c, 0, a, b, m, n, k, 0));
+        CHECK(gemm_tile_wgmma_launch(GEMM_TILE_WGMMA_SW128, c + 2 * direct, 0, a, b, m, n, k, 0));
         CHECK(cudaEventRecord(stop));
         CHECK(cudaEventSynchronize(stop));
         if (rep < 0)
@@ -83,8 +91,9 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
             at[p].push_back(median(d));
         }
     }
-    printf("%lldx%lldx%lld: %d blocks, event time %.0f ns (median of %d reps, L2 flushed)\n",
-           (long long)m, (long long)n, (long long)k, blocks, median(times), reps);
+    printf("%lldx%lldx%lld: %d blocks, event time %.0f ns (median of %d reps, %s, C %s)\n",
+           (long long)m, (long long)n, (long long)k, blocks, median(times), reps,
+           warm ? "L2 warm" : "L2 flushed", direct ? "stored directly" : "staged for TMA");
     for (int p = 0; p < 8; ++p)
         printf("  %-30s %7.0f ns\n", points[p], median(at[p]));
     CHECK(cudaFree(a));
@@ -97,8 +106,13 @@ int main(int argc, char **argv)
     const size_t flush_bytes = 256u << 20;
     void *flush;
     CHECK(cudaMalloc(&flush, flush_bytes));
-    if (argc >= 4) {
-        for (int i = 1; i + 2 < argc; i += 3)
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-'; ++first) {
+        direct |= strcmp(argv[first], "--direct") == 0;
+        warm |= strcmp(argv[first], "--warm") == 0;
+    }
+    if (argc - first >= 3) {
+        for (int i = first; i + 2 < argc; i += 3)
             run(atoll(argv[i]), atoll(argv[i + 1]), atoll(argv[i + 2]), flush, flush_bytes);
     } else {
         for (int64_t s = 256; s <= 2048; s *= 2)

@@ -1,0 +1,261 @@
+/* The public C API as a new user meets it, at the edges transpose.h and
+ * gemm_tile.h promise and the suites do not list: every element size and
+ * variant at odd shapes, pointers one element into their allocation (and
+ * halves and bytes off 4-byte alignment), each output poisoned with guard
+ * bytes on both sides and checked in full against a plain loop; and the
+ * refusals (another element size, misaligned or null pointers, empty shapes,
+ * packed above 2 bytes) return cudaErrorInvalidValue with the output
+ * untouched. The Hopper GEMM at shapes around its tiles and clusters against
+ * exact small-integer products. No GPU: exit 77. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gemm_tile/gemm_tile.h"
+#include "transpose/transpose.h"
+
+#define GUARD  64 /* poisoned bytes on each side of an output */
+#define POISON 0xa5
+
+static int failures;
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "api_edges: FAIL %s\n", what);
+    ++failures;
+}
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t err_ = (call);                                                                 \
+        if (err_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "api_edges: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,               \
+                    cudaGetErrorString(err_));                                                     \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static uint64_t state = 0x9e3779b97f4a7c15u;
+static unsigned char random_byte(void)
+{
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return (unsigned char)(state >> 24);
+}
+
+/* A device buffer of `bytes` starting `offset` bytes into an allocation with
+ * GUARD poisoned bytes before and after. */
+struct buffer {
+    unsigned char *base, *at;
+    size_t bytes;
+};
+
+static struct buffer buffer_new(size_t bytes, size_t offset)
+{
+    struct buffer b;
+    b.bytes = bytes;
+    CHECK(cudaMalloc((void **)&b.base, bytes + 2 * GUARD + offset));
+    CHECK(cudaMemset(b.base, POISON, bytes + 2 * GUARD + offset));
+    b.at = b.base + GUARD + offset;
+    return b;
+}
+
+/* 0 if the guards (and, untouched, the whole buffer) still hold the poison. */
+static int guards_hold(const struct buffer *b, size_t offset, int untouched)
+{
+    const size_t all = b->bytes + 2 * GUARD + offset;
+    unsigned char *h = malloc(all);
+    CHECK(cudaMemcpy(h, b->base, all, cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (size_t i = 0; i < all; ++i) {
+        const int inside = i >= GUARD + offset && i < GUARD + offset + b->bytes;
+        if ((!inside || untouched) && h[i] != POISON)
+            bad = 1;
+    }
+    free(h);
+    return bad;
+}
+
+static const char *const variant_names[TRANSPOSE_VARIANTS] = {"naive", "conflicting", "padded",
+                                                              "swizzled", "packed"};
+
+/* One transpose through the API, checked in full against a plain loop. */
+static void transpose_case(enum transpose_variant v, int elem, int64_t rows, int64_t cols,
+                           size_t offset)
+{
+    const size_t bytes = (size_t)(rows * cols) * (size_t)elem;
+    unsigned char *in = malloc(bytes), *out = malloc(bytes);
+    for (size_t i = 0; i < bytes; ++i)
+        in[i] = random_byte();
+    struct buffer d_in = buffer_new(bytes, offset), d_out = buffer_new(bytes, offset);
+    CHECK(cudaMemcpy(d_in.at, in, bytes, cudaMemcpyHostToDevice));
+    const cudaError_t err = transpose(v, elem, d_out.at, d_in.at, rows, cols, 0);
+    char what[160];
+    snprintf(what, sizeof what, "transpose %s, %d-byte elements, %lldx%lld, %zu bytes in",
+             variant_names[v], elem, (long long)rows, (long long)cols, offset);
+    if (err != cudaSuccess) {
+        fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
+        fail(what);
+    } else {
+        CHECK(cudaDeviceSynchronize());
+        CHECK(cudaMemcpy(out, d_out.at, bytes, cudaMemcpyDeviceToHost));
+        size_t wrong = 0;
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c)
+                wrong += memcmp(out + (size_t)(c * rows + r) * (size_t)elem,
+                                in + (size_t)(r * cols + c) * (size_t)elem, (size_t)elem) != 0;
+        if (wrong != 0 || guards_hold(&d_out, offset, 0) != 0) {
+            fprintf(stderr, "api_edges: %s: %zu elements wrong%s\n", what, wrong,
+                    guards_hold(&d_out, offset, 0) ? ", a guard byte written" : "");
+            fail(what);
+        }
+    }
+    CHECK(cudaFree(d_in.base));
+    CHECK(cudaFree(d_out.base));
+    free(in);
+    free(out);
+}
+
+/* A call the API must refuse: cudaErrorInvalidValue, the output untouched. */
+static void transpose_refused(enum transpose_variant v, int elem, int64_t rows, int64_t cols,
+                              size_t offset, int null_in, const char *why)
+{
+    const size_t bytes = 4096;
+    struct buffer d_in = buffer_new(bytes, offset), d_out = buffer_new(bytes, offset);
+    const cudaError_t err = transpose(v, elem, d_out.at, null_in ? NULL : d_in.at, rows, cols, 0);
+    CHECK(cudaDeviceSynchronize());
+    char what[160];
+    snprintf(what, sizeof what, "refusal of %s (%s, %d-byte elements, %lldx%lld)", why,
+             (unsigned)v < TRANSPOSE_VARIANTS ? variant_names[v] : "bad variant", elem,
+             (long long)rows, (long long)cols);
+    if (err != cudaErrorInvalidValue || guards_hold(&d_out, offset, 1) != 0)
+        fail(what);
+    CHECK(cudaFree(d_in.base));
+    CHECK(cudaFree(d_out.base));
+}
+
+static void transposes(void)
+{
+    static const int64_t shapes[][2] = {{1, 1},      {1, 77},   {77, 1},   {3, 5},     {4, 8},
+                                        {8, 4},      {65, 63},  {64, 128}, {128, 64},  {129, 257},
+                                        {256, 1024}, {1000, 3}, {5, 4099}, {257, 1025}};
+    static const int elems[] = {1, 2, 4, 8, 16};
+    for (size_t e = 0; e < sizeof elems / sizeof elems[0]; ++e)
+        for (int v = 0; v < TRANSPOSE_VARIANTS; ++v) {
+            if (v == TRANSPOSE_PACKED && elems[e] > 2)
+                continue;
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+                transpose_case((enum transpose_variant)v, elems[e], shapes[s][0], shapes[s][1], 0);
+                /* one element in: aligned to the element, not to 4 bytes below it */
+                transpose_case((enum transpose_variant)v, elems[e], shapes[s][0], shapes[s][1],
+                               (size_t)elems[e]);
+            }
+        }
+    transpose_refused(TRANSPOSE_PADDED, 3, 8, 8, 0, 0, "a 3-byte element");
+    transpose_refused(TRANSPOSE_PADDED, 0, 8, 8, 0, 0, "a 0-byte element");
+    transpose_refused(TRANSPOSE_PADDED, 32, 8, 8, 0, 0, "a 32-byte element");
+    transpose_refused(TRANSPOSE_PADDED, 8, 8, 8, 4, 0, "8-byte elements 4 bytes off");
+    transpose_refused(TRANSPOSE_SWIZZLED, 16, 8, 8, 8, 0, "16-byte elements 8 bytes off");
+    transpose_refused(TRANSPOSE_PADDED, 2, 8, 8, 1, 0, "halves 1 byte off");
+    transpose_refused(TRANSPOSE_PACKED, 4, 8, 8, 0, 0, "packed 4-byte elements");
+    transpose_refused(TRANSPOSE_PACKED, 16, 8, 8, 0, 0, "packed 16-byte elements");
+    transpose_refused(TRANSPOSE_PADDED, 4, 0, 8, 0, 0, "zero rows");
+    transpose_refused(TRANSPOSE_PADDED, 4, 8, -1, 0, 0, "negative cols");
+    transpose_refused(TRANSPOSE_PADDED, 4, 8, 8, 0, 1, "a null input");
+    transpose_refused((enum transpose_variant)TRANSPOSE_VARIANTS, 4, 8, 8, 0, 0, "a bad variant");
+}
+
+/* Small integers as fp16 bits (-4 ... 4): every product and sum of K of them
+ * is exact in fp32 for the K used here, so C is checked for equality. */
+static uint16_t small_half(int v)
+{
+    static const uint16_t bits[9] = {0xc400, 0xc200, 0xc000, 0xbc00, 0x0000,
+                                     0x3c00, 0x4000, 0x4200, 0x4400};
+    return bits[v + 4];
+}
+
+static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k)
+{
+    uint16_t *a = malloc((size_t)(m * k) * 2), *b = malloc((size_t)(n * k) * 2);
+    int *av = malloc((size_t)(m * k) * sizeof(int)), *bv = malloc((size_t)(n * k) * sizeof(int));
+    float *c = malloc((size_t)(m * n) * 4);
+    for (int64_t i = 0; i < m * k; ++i) {
+        av[i] = (int)(random_byte() % 9) - 4;
+        a[i] = small_half(av[i]);
+    }
+    for (int64_t i = 0; i < n * k; ++i) {
+        bv[i] = (int)(random_byte() % 9) - 4;
+        b[i] = small_half(bv[i]);
+    }
+    uint16_t *d_a, *d_b;
+    CHECK(cudaMalloc((void **)&d_a, (size_t)(m * k) * 2));
+    CHECK(cudaMalloc((void **)&d_b, (size_t)(n * k) * 2));
+    struct buffer d_c = buffer_new((size_t)(m * n) * 4, 0);
+    CHECK(cudaMemcpy(d_a, a, (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d_b, b, (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
+    char what[160];
+    snprintf(what, sizeof what, "gemm_tile variant %d at %lldx%lldx%lld", (int)v, (long long)m,
+             (long long)n, (long long)k);
+    const cudaError_t err = gemm_tile_f32(v, (float *)d_c.at, d_a, d_b, m, n, k, 0);
+    if (err != cudaSuccess) {
+        fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
+        fail(what);
+    } else {
+        CHECK(cudaDeviceSynchronize());
+        CHECK(cudaMemcpy(c, d_c.at, (size_t)(m * n) * 4, cudaMemcpyDeviceToHost));
+        size_t wrong = 0;
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+                long want = 0;
+                for (int64_t p = 0; p < k; ++p)
+                    want += (long)av[i * k + p] * bv[j * k + p];
+                wrong += c[i * n + j] != (float)want;
+            }
+        if (wrong != 0 || guards_hold(&d_c, 0, 0) != 0) {
+            fprintf(stderr, "api_edges: %s: %zu elements wrong\n", what, wrong);
+            fail(what);
+        }
+    }
+    CHECK(cudaFree(d_a));
+    CHECK(cudaFree(d_b));
+    CHECK(cudaFree(d_c.base));
+    free(a);
+    free(b);
+    free(av);
+    free(bv);
+    free(c);
+}
+
+/* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 256 wide) and its
+ * clusters of two tile rows: one tile, an odd count of tile rows, one past a
+ * tile, a grid of one narrow cluster, and more tiles than SMs. */
+static void gemms(void)
+{
+    static const int64_t shapes[][3] = {{1, 1, 8},       {128, 64, 64},  {129, 65, 72},
+                                        {384, 64, 136},  {257, 300, 24}, {2000, 70, 8},
+                                        {1100, 2100, 64}};
+    int device = 0;
+    CHECK(cudaGetDevice(&device));
+    const enum gemm_tile_variant v =
+        gemm_tile_supported(GEMM_TILE_WGMMA_SW128, device) == cudaSuccess ? GEMM_TILE_WGMMA_SW128
+                                                                          : GEMM_TILE_SWIZZLED;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        gemm_case(v, shapes[s][0], shapes[s][1], shapes[s][2]);
+}
+
+int main(void)
+{
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        fprintf(stderr, "api_edges: no CUDA GPU: skipped\n");
+        return 77;
+    }
+    transposes();
+    gemms();
+    printf("api_edges: %s (%d failures)\n", failures ? "FAIL" : "ok", failures);
+    return failures != 0;
+}
