@@ -108,9 +108,10 @@ static void transpose_case(enum transpose_variant v, int elem, int64_t rows, int
             for (int64_t c = 0; c < cols; ++c)
                 wrong += memcmp(out + (size_t)(c * rows + r) * (size_t)elem,
                                 in + (size_t)(r * cols + c) * (size_t)elem, (size_t)elem) != 0;
-        if (wrong != 0 || guards_hold(&d_out, offset, 0) != 0) {
+        const int guard_written = guards_hold(&d_out, offset, 0) != 0;
+        if (wrong != 0 || guard_written) {
             fprintf(stderr, "api_edges: %s: %zu elements wrong%s\n", what, wrong,
-                    guards_hold(&d_out, offset, 0) ? ", a guard byte written" : "");
+                    guard_written ? ", a guard byte written" : "");
             fail(what);
         }
     }
