@@ -14,6 +14,13 @@
 #endif
 #define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
 
+/* Packed bytes: three blocks an SM, 40 registers. At 32 the word path keeps
+ * its 16 words and their addresses in flight only by spilling 40 bytes; three
+ * blocks still have 96 KiB of loads in flight an SM (fp32's four, 64). */
+#ifndef TRANSPOSE_BYTES_MIN_BLOCKS
+#define TRANSPOSE_BYTES_MIN_BLOCKS (TRANSPOSE_MIN_BLOCKS < 3 ? TRANSPOSE_MIN_BLOCKS : 3)
+#endif
+
 /* An element of E bytes as the type one load or store moves. */
 template <int E> struct transpose_elem;
 template <> struct transpose_elem<1> {
@@ -72,6 +79,11 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
 /* How the tiled kernels' cells meet global memory: one element a cell. */
 template <int E> struct transpose_elements {
     typedef typename transpose_elem<E>::type Cell;
+    static constexpr bool whole = false;
+    static __device__ __forceinline__ bool takes(const struct transpose_tile &)
+    {
+        return true;
+    }
     static __device__ __forceinline__ Cell load(const void *__restrict__ in,
                                                 const struct transpose_move &m,
                                                 const struct transpose_tile &)
@@ -80,7 +92,7 @@ template <int E> struct transpose_elements {
     }
     static __device__ __forceinline__ void store(void *__restrict__ out,
                                                  const struct transpose_move &m,
-                                                 const struct transpose_tile &, Cell v)
+                                                 const struct transpose_tile &, Cell v, Cell, bool)
     {
         ((Cell *)out)[m.global] = v;
     }
@@ -94,40 +106,56 @@ template <int E> struct transpose_elements {
  * to plain stores. The tile reads are guarded like the global writes they
  * feed: a read whose value is never stored may not happen at all. Mover
  * loads a cell from `in` and stores it to `out` (transpose_elements, or the
- * packed kernel's transpose_blocks). */
+ * packed kernel's transpose_blocks, which also takes the cell the thread
+ * stored just before along the same output rows). */
 template <int E, enum transpose_variant V, class Mover>
+static __device__ __forceinline__ void
+transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__restrict__ in,
+                    const struct transpose_tile &t)
+{
+    typedef typename Mover::Cell Cell;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    Cell v[transpose_steps(V, E)] = {};
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k) {
+        struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
+        if (Mover::whole || m.active)
+            v[k] = Mover::load(in, m, t);
+    }
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k)
+        *(Cell *)(tile + transpose_load_move(V, E, &t, tx, ty, k).smem) = v[k];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k) {
+        struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
+        if (Mover::whole || m.active)
+            v[k] = *(const Cell *)(tile + m.smem);
+    }
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k) {
+        struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
+        const bool follows = k % TRANSPOSE_ROW_STORES != 0; /* a step before along its rows */
+        if (Mover::whole || m.active)
+            Mover::store(out, m, t, v[k], v[follows ? k - 1 : k], follows);
+    }
+}
+
+/* The tiles of the block's tile row. Mover moves those it takes
+ * (Mover::takes), Edge the others. A Mover that takes only whole tiles
+ * (Mover::whole) has every cell inside the matrix: no guards. */
+template <int E, enum transpose_variant V, class Mover, class Edge = Mover>
 static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void *__restrict__ out,
                                                        const void *__restrict__ in, int64_t rows,
                                                        int64_t cols)
 {
-    typedef typename Mover::Cell Cell;
-    const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t tile_row = blockIdx.x;
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
         const struct transpose_tile t = transpose_tile_at(V, E, rows, cols, tile_row, tile_col);
-        Cell v[transpose_steps(V, E)] = {};
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k) {
-            struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
-            if (m.active)
-                v[k] = Mover::load(in, m, t);
-        }
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k)
-            *(Cell *)(tile + transpose_load_move(V, E, &t, tx, ty, k).smem) = v[k];
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k) {
-            struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
-            if (m.active)
-                v[k] = *(const Cell *)(tile + m.smem);
-        }
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k) {
-            struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
-            if (m.active)
-                Mover::store(out, m, t, v[k]);
-        }
+        if (Mover::takes(t))
+            transpose_tile_move<E, V, Mover>(tile, out, in, t);
+        else
+            transpose_tile_move<E, V, Edge>(tile, out, in, t);
         if (tile_col + gridDim.y < tile_cols<E, V>(cols))
             __syncthreads(); /* the next tile overwrites this one */
     }
@@ -220,17 +248,85 @@ template <> struct transpose_cell<4> {
     }
 };
 
+/* A lane's 4 bytes of a row, where a row need not start on a word (odd
+ * shapes, a pointer one element in). The warp reads and writes only aligned
+ * 4-byte words, coalesced as they would be if it did. */
+struct transpose_words {
+    /* The word at `at`: the aligned words it straddles, funnel-shifted. */
+    static __device__ __forceinline__ uint32_t load(const void *at)
+    {
+        const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
+        const uint32_t *word = (const uint32_t *)((const unsigned char *)at - skew);
+        return __funnelshift_r(word[0], shift != 0 ? word[1] : 0, shift);
+    }
+
+    /* Lanes 0-31 hold consecutive words of a segment of an output row: `first`
+     * holds its first, `last` its last; else lane 0 follows lane 31's word
+     * of `before` (`follows`: a step before along the same rows). Where
+     * the row starts off a word, each lane writes the aligned word its own
+     * word starts in, the lower bytes from the lane before, and the
+     * segment's ends, whose other bytes belong to another block, element by
+     * element. The skew is the same in all lanes, and every lane of the warp
+     * must call this (it shuffles). */
+    template <class T>
+    static __device__ __forceinline__ void store(T *at, uint32_t w, uint32_t before, bool follows,
+                                                 bool first, bool last)
+    {
+        const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
+        uint32_t *word = (uint32_t *)((unsigned char *)at - skew);
+        if (skew == 0) {
+            *word = w;
+            return;
+        }
+        uint32_t prev = __shfl_up_sync(~0u, w, 1);
+        if (follows) {
+            const uint32_t step_before = __shfl_sync(~0u, before, 31);
+            prev = threadIdx.x % 32 == 0 ? step_before : prev;
+        }
+        const uint32_t mine = __funnelshift_l(prev, w, shift);
+        if (first)
+            store_part<T>(word, mine, skew, 4);
+        else
+            *word = mine;
+        if (last)
+            store_part<T>(word + 1, __funnelshift_l(w, 0, shift), 0, skew);
+    }
+
+    /* Bytes [from, to) of v to the word at `word`, an element at a time. */
+    template <class T>
+    static __device__ __forceinline__ void store_part(uint32_t *word, uint32_t v, unsigned from,
+                                                      unsigned to)
+    {
+#pragma unroll
+        for (unsigned b = 0; b < 4; b += sizeof(T))
+            if (from <= b && b < to)
+                ((T *)word)[b / sizeof(T)] = (T)(v >> (8 * b));
+    }
+};
+
 /* The packed kernel's cells: a k x k block. load reads its k rows and
  * transposes it in registers; store writes its k words (the block's
- * columns) to k output rows. Whole words where Words (rows and cols
- * multiples of k, both pointers 4-byte aligned: the launcher picks), so a
- * block is inside the matrix or outside it; else element by element, each
- * guarded (the same shared accesses, slower global ones, and for bytes a
- * few spilled registers). */
+ * columns) to k output rows. Words: a whole tile, but the first and the last
+ * of the matrix, moves 4-byte words (transpose_words) at any shape and any
+ * pointer; every word it reads then lies inside `in` (the first tile's could
+ * start before it, the last tile's end past it). Else element by element,
+ * each guarded: the other tiles (the same shared accesses, slower global
+ * ones). */
 template <int E, bool Words> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     typedef typename transpose_cell<K>::type Cell;
+    static constexpr bool whole = Words;
+
+    static __device__ __forceinline__ bool takes(const struct transpose_tile &t)
+    {
+        if constexpr (!Words)
+            return true;
+        const bool whole = t.rows_inside == transpose_tile_height(TRANSPOSE_PACKED, E) &&
+                           t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
+        const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
+        return whole && t.in_origin != 0 && end != t.rows * t.cols;
+    }
 
     static __device__ __forceinline__ Cell load(const void *__restrict__ in,
                                                 const struct transpose_move &m,
@@ -239,37 +335,42 @@ template <int E, bool Words> struct transpose_blocks {
         uint32_t w[K];
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* row i of the block */
+            const T *row = (const T *)in + m.global + i * t.cols;
             if constexpr (Words) {
-                w[i] = ((const uint32_t *)in)[(m.global + i * t.cols) / K];
+                w[i] = transpose_words::load(row);
             } else {
                 w[i] = 0;
 #pragma unroll
                 for (int j = 0; j < K; ++j)
                     if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
-                        w[i] |= (uint32_t)((const T *)in)[m.global + i * t.cols + j] << (8 * E * j);
+                        w[i] |= (uint32_t)row[j] << (8 * E * j);
             }
         }
         transpose_block(w);
         return transpose_cell<K>::pack(w);
     }
 
+    /* before: the cell this thread stored in the step before, to the same
+     * output rows (lane 31's words precede lane 0's), if `follows`. */
     static __device__ __forceinline__ void store(void *__restrict__ out,
                                                  const struct transpose_move &m,
-                                                 const struct transpose_tile &t, Cell c)
+                                                 const struct transpose_tile &t, Cell c,
+                                                 Cell before, bool follows)
     {
-        uint32_t w[K];
+        uint32_t w[K], b[K];
         transpose_cell<K>::unpack(c, w);
+        transpose_cell<K>::unpack(before, b);
+        const bool first = m.row == 0, last = m.row == (TRANSPOSE_TILE_ROWS - 1) * K;
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
-            if (m.col + i >= t.cols_inside)
-                continue;
+            T *row = (T *)out + m.global + i * t.rows;
             if constexpr (Words) {
-                ((uint32_t *)out)[(m.global + i * t.rows) / K] = w[i];
-            } else {
+                transpose_words::store<T>(row, w[i], b[i], follows, first, last);
+            } else if (m.col + i < t.cols_inside) {
 #pragma unroll
                 for (int j = 0; j < K; ++j)
                     if (m.row + j < t.rows_inside)
-                        ((T *)out)[m.global + i * t.rows + j] = (T)(w[i] >> (8 * E * j));
+                        row[j] = (T)(w[i] >> (8 * E * j));
             }
         }
     }
@@ -277,13 +378,15 @@ template <int E, bool Words> struct transpose_blocks {
 
 /* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
  * 4 x 4 block of bytes: every shared access a whole cell. */
-template <int E, bool Words>
-__global__ void TRANSPOSE_BOUNDS transpose_packed(void *__restrict__ out,
-                                                  const void *__restrict__ in, int64_t rows,
-                                                  int64_t cols)
+template <int E>
+__global__ void __launch_bounds__(TRANSPOSE_THREADS,
+                                  E == 1 ? TRANSPOSE_BYTES_MIN_BLOCKS : TRANSPOSE_MIN_BLOCKS)
+    transpose_packed(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
+                     int64_t cols)
 {
     __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_PACKED, E)];
-    transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, Words>>(tile, out, in, rows, cols);
+    transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, true>, transpose_blocks<E, false>>(
+        tile, out, in, rows, cols);
 }
 
 /* ---- launchers ---- */
@@ -311,15 +414,10 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
         transpose_swizzled<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
-        if constexpr (E < 4) {
-            const int k = transpose_pack(variant, E);
-            if (rows % k == 0 && cols % k == 0 && (uintptr_t)out % 4 == 0 && (uintptr_t)in % 4 == 0)
-                transpose_packed<E, true><<<grid, block, 0, stream>>>(out, in, rows, cols);
-            else
-                transpose_packed<E, false><<<grid, block, 0, stream>>>(out, in, rows, cols);
-        } else {
+        if constexpr (E < 4)
+            transpose_packed<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
+        else
             return cudaErrorInvalidValue;
-        }
         break;
     default:
         return cudaErrorInvalidValue;
