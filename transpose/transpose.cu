@@ -306,12 +306,12 @@ struct transpose_words {
 
 /* The packed kernel's cells: a k x k block. load reads its k rows and
  * transposes it in registers; store writes its k words (the block's
- * columns) to k output rows. Words: a whole tile, but the first and the last
- * of the matrix, moves 4-byte words (transpose_words) at any shape and any
- * pointer; every word it reads then lies inside `in` (the first tile's could
- * start before it, the last tile's end past it). Else element by element,
- * each guarded: the other tiles (the same shared accesses, slower global
- * ones). */
+ * columns) to k output rows. Words: a whole tile, but the first of the
+ * matrix and those that end less than 3 bytes before it does, moves 4-byte
+ * words (transpose_words) at any shape and any pointer; every word it reads
+ * then lies inside `in` (a lane reads up to 3 bytes either side of its
+ * own). Else element by element, each guarded: the other tiles (the same
+ * shared accesses, slower global ones). */
 template <int E, bool Words> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
@@ -325,7 +325,7 @@ template <int E, bool Words> struct transpose_blocks {
         const bool whole = t.rows_inside == transpose_tile_height(TRANSPOSE_PACKED, E) &&
                            t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
         const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
-        return whole && t.in_origin != 0 && end != t.rows * t.cols;
+        return whole && t.in_origin != 0 && (t.rows * t.cols - end) * E >= 3;
     }
 
     static __device__ __forceinline__ Cell load(const void *__restrict__ in,
