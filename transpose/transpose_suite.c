@@ -194,7 +194,7 @@ static int test_refused(enum transpose_variant v, int elem, const struct bf_size
 
 /* Every element checked bit for bit, output poisoned first. Elements under
  * 4 bytes run a second time one element into both buffers: words no longer
- * aligned (the packed kernel's element path). Only the first run is the one
+ * aligned (the packed kernel's funnel-shifted words). Only the first run is the one
  * ncu profiles (BF_PROFILED), the launch the model counts. */
 static int transpose_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
                           size_t len)
