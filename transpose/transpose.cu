@@ -79,7 +79,7 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
 /* How the tiled kernels' cells meet global memory: one element a cell. */
 template <int E> struct transpose_elements {
     typedef typename transpose_elem<E>::type Cell;
-    static constexpr bool whole = false;
+    static constexpr bool guards = false;
     static __device__ __forceinline__ bool takes(const struct transpose_tile &)
     {
         return true;
@@ -119,7 +119,7 @@ transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__r
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k) {
         struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
-        if (Mover::whole || m.active)
+        if (Mover::guards || m.active)
             v[k] = Mover::load(in, m, t);
     }
 #pragma unroll
@@ -129,21 +129,21 @@ transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__r
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k) {
         struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
-        if (Mover::whole || m.active)
+        if (m.active)
             v[k] = *(const Cell *)(tile + m.smem);
     }
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k) {
         struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
         const bool follows = k % TRANSPOSE_ROW_STORES != 0; /* a step before along its rows */
-        if (Mover::whole || m.active)
+        if (Mover::guards || m.active)
             Mover::store(out, m, t, v[k], v[follows ? k - 1 : k], follows);
     }
 }
 
 /* The tiles of the block's tile row. Mover moves those it takes
- * (Mover::takes), Edge the others. A Mover that takes only whole tiles
- * (Mover::whole) has every cell inside the matrix: no guards. */
+ * (Mover::takes), Edge the others. A Mover that guards its own global
+ * accesses (Mover::guards) is called for every cell, inside or not. */
 template <int E, enum transpose_variant V, class Mover, class Edge = Mover>
 static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void *__restrict__ out,
                                                        const void *__restrict__ in, int64_t rows,
@@ -260,22 +260,28 @@ struct transpose_words {
         return __funnelshift_r(word[0], shift != 0 ? word[1] : 0, shift);
     }
 
-    /* Lanes 0-31 hold consecutive words of a segment of an output row: `first`
-     * holds its first, `last` its last; else lane 0 follows lane 31's word
-     * of `before` (`follows`: a step before along the same rows). Where
-     * the row starts off a word, each lane writes the aligned word its own
-     * word starts in, the lower bytes from the lane before, and the
-     * segment's ends, whose other bytes belong to another block, element by
-     * element. The skew is the same in all lanes, and every lane of the warp
-     * must call this (it shuffles). */
+    /* Lanes 0-31 hold consecutive words of a segment of an output row, of
+     * which `left` bytes lie from the lane's word on (the segment may end
+     * inside a word, or before it: then the lane writes nothing); `first`
+     * holds the segment's first word, else lane 0 follows lane 31's word of
+     * `before` (`follows`: a step before along the same rows). Where the row
+     * starts off a word, each lane writes the aligned word its own word
+     * starts in, the lower bytes from the lane before, and the lane with the
+     * segment's last bytes the word after too; words the segment only
+     * partly covers (its ends, whose other bytes are another block's) go
+     * element by element. The skew is the same in all lanes, and every lane
+     * of the warp must call this (it shuffles). */
     template <class T>
     static __device__ __forceinline__ void store(T *at, uint32_t w, uint32_t before, bool follows,
-                                                 bool first, bool last)
+                                                 bool first, int left)
     {
         const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
         uint32_t *word = (uint32_t *)((unsigned char *)at - skew);
         if (skew == 0) {
-            *word = w;
+            if (left >= 4)
+                *word = w;
+            else if (left > 0)
+                store_part<T>(word, w, 0, (unsigned)left);
             return;
         }
         uint32_t prev = __shfl_up_sync(~0u, w, 1);
@@ -283,13 +289,16 @@ struct transpose_words {
             const uint32_t step_before = __shfl_sync(~0u, before, 31);
             prev = threadIdx.x % 32 == 0 ? step_before : prev;
         }
+        if (left <= 0)
+            return;
         const uint32_t mine = __funnelshift_l(prev, w, shift);
-        if (first)
-            store_part<T>(word, mine, skew, 4);
-        else
+        const unsigned from = first ? skew : 0, to = skew + (unsigned)left; /* of word, word + 1 */
+        if (from == 0 && to >= 4)
             *word = mine;
-        if (last)
-            store_part<T>(word + 1, __funnelshift_l(w, 0, shift), 0, skew);
+        else
+            store_part<T>(word, mine, from, to);
+        if (left <= 4 && to > 4)
+            store_part<T>(word + 1, __funnelshift_l(w, 0, shift), 0, to - 4);
     }
 
     /* Bytes [from, to) of v to the word at `word`, an element at a time. */
@@ -306,26 +315,26 @@ struct transpose_words {
 
 /* The packed kernel's cells: a k x k block. load reads its k rows and
  * transposes it in registers; store writes its k words (the block's
- * columns) to k output rows. Words: a whole tile, but the first of the
- * matrix and those that end less than 3 bytes before it does, moves 4-byte
- * words (transpose_words) at any shape and any pointer; every word it reads
- * then lies inside `in` (a lane reads up to 3 bytes either side of its
- * own). Else element by element, each guarded: the other tiles (the same
- * shared accesses, slower global ones). */
+ * columns) to k output rows. Words: a tile with all its columns inside the
+ * matrix (the bottom edge too: rows below it are skipped), but the first of
+ * the matrix and those that end less than 3 bytes before it does, moves
+ * 4-byte words (transpose_words) at any shape and any pointer; every word it
+ * reads then lies inside `in` (a lane reads up to 3 bytes either side of its
+ * own). Else element by element, each guarded: the right edge, the corner
+ * (the same shared accesses, slower global ones). */
 template <int E, bool Words> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     typedef typename transpose_cell<K>::type Cell;
-    static constexpr bool whole = Words;
+    static constexpr bool guards = Words;
 
     static __device__ __forceinline__ bool takes(const struct transpose_tile &t)
     {
         if constexpr (!Words)
             return true;
-        const bool whole = t.rows_inside == transpose_tile_height(TRANSPOSE_PACKED, E) &&
-                           t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
+        const bool whole_rows = t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
         const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
-        return whole && t.in_origin != 0 && (t.rows * t.cols - end) * E >= 3;
+        return whole_rows && t.in_origin != 0 && (t.rows * t.cols - end) * E >= 3;
     }
 
     static __device__ __forceinline__ Cell load(const void *__restrict__ in,
@@ -337,7 +346,7 @@ template <int E, bool Words> struct transpose_blocks {
         for (int i = 0; i < K; ++i) { /* row i of the block */
             const T *row = (const T *)in + m.global + i * t.cols;
             if constexpr (Words) {
-                w[i] = transpose_words::load(row);
+                w[i] = m.row + i < t.rows_inside ? transpose_words::load(row) : 0;
             } else {
                 w[i] = 0;
 #pragma unroll
@@ -360,12 +369,13 @@ template <int E, bool Words> struct transpose_blocks {
         uint32_t w[K], b[K];
         transpose_cell<K>::unpack(c, w);
         transpose_cell<K>::unpack(before, b);
-        const bool first = m.row == 0, last = m.row == (TRANSPOSE_TILE_ROWS - 1) * K;
+        const bool first = m.row == 0;
+        const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
             T *row = (T *)out + m.global + i * t.rows;
             if constexpr (Words) {
-                transpose_words::store<T>(row, w[i], b[i], follows, first, last);
+                transpose_words::store<T>(row, w[i], b[i], follows, first, left);
             } else if (m.col + i < t.cols_inside) {
 #pragma unroll
                 for (int j = 0; j < K; ++j)

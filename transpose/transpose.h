@@ -30,9 +30,9 @@ enum transpose_variant {
  * 2^63 - 1 (or its bytes), more than 2^31 - 1 tiles of 64 rows; and for a
  * null pointer or one not aligned to elem_bytes. Else the launch's error.
  * out and in must not overlap. The packed variant moves aligned 4-byte words
- * at any shape and pointer in its whole tiles (rows that start off a word
- * funnel-shifted) and single elements in the edge tiles, the first tile and
- * those that end within 3 bytes of the input's end. */
+ * at any shape and pointer (rows that start off a word funnel-shifted), but
+ * single elements in the tiles at the right edge, the first tile and those
+ * that end within 3 bytes of the input's end. */
 cudaError_t transpose(enum transpose_variant variant, int elem_bytes, void *out, const void *in,
                       int64_t rows, int64_t cols, cudaStream_t stream);
 
