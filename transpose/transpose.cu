@@ -88,7 +88,7 @@ template <int E> struct transpose_elements {
                                                 const struct transpose_move &m,
                                                 const struct transpose_tile &)
     {
-        return ((const Cell *)in)[m.global];
+        return __ldg((const Cell *)in + m.global);
     }
     static __device__ __forceinline__ void store(void *__restrict__ out,
                                                  const struct transpose_move &m,
@@ -257,7 +257,7 @@ struct transpose_words {
     {
         const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
         const uint32_t *word = (const uint32_t *)((const unsigned char *)at - skew);
-        return __funnelshift_r(word[0], shift != 0 ? word[1] : 0, shift);
+        return __funnelshift_r(__ldg(word), shift != 0 ? __ldg(word + 1) : 0, shift);
     }
 
     /* Lanes 0-31 hold consecutive words of a segment of an output row, of
@@ -344,15 +344,19 @@ template <int E, bool Words> struct transpose_blocks {
         uint32_t w[K];
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* row i of the block */
-            const T *row = (const T *)in + m.global + i * t.cols;
             if constexpr (Words) {
-                w[i] = m.row + i < t.rows_inside ? transpose_words::load(row) : 0;
+                /* A row below the matrix reads its last row again (bytes
+                 * never stored): no load waits on a branch, so they issue
+                 * ahead of the funnel shifts, as many as registers hold. */
+                const int r = min(m.row + i, t.rows_inside - 1) - m.row;
+                w[i] = transpose_words::load((const T *)in + m.global + r * t.cols);
             } else {
+                const T *row = (const T *)in + m.global + i * t.cols;
                 w[i] = 0;
 #pragma unroll
                 for (int j = 0; j < K; ++j)
                     if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
-                        w[i] |= (uint32_t)row[j] << (8 * E * j);
+                        w[i] |= (uint32_t)__ldg(row + j) << (8 * E * j);
             }
         }
         transpose_block(w);
