@@ -76,25 +76,30 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
     }
 }
 
-/* How the tiled kernels' cells meet global memory: one element a cell. */
+/* How the tiled kernels' cells meet global memory: one element a cell, read
+ * through the read-only cache. A mover is made for each tile. */
 template <int E> struct transpose_elements {
     typedef typename transpose_elem<E>::type Cell;
-    static constexpr bool guards = false;
+    Cell *__restrict__ out;
+    const Cell *__restrict__ in;
+
+    static constexpr bool all_lanes = false;
     static __device__ __forceinline__ bool takes(const struct transpose_tile &)
     {
         return true;
     }
-    static __device__ __forceinline__ Cell load(const void *__restrict__ in,
-                                                const struct transpose_move &m,
-                                                const struct transpose_tile &)
+    __device__ __forceinline__ transpose_elements(void *out, const void *in,
+                                                  const struct transpose_tile &)
+        : out((Cell *)out), in((const Cell *)in)
     {
-        return __ldg((const Cell *)in + m.global);
     }
-    static __device__ __forceinline__ void store(void *__restrict__ out,
-                                                 const struct transpose_move &m,
-                                                 const struct transpose_tile &, Cell v, Cell, bool)
+    __device__ __forceinline__ Cell load(const struct transpose_move &m) const
     {
-        ((Cell *)out)[m.global] = v;
+        return __ldg(in + m.global);
+    }
+    __device__ __forceinline__ void store(const struct transpose_move &m, Cell v)
+    {
+        out[m.global] = v;
     }
 };
 
@@ -103,11 +108,11 @@ template <int E> struct transpose_elements {
  * stores any, so they are in flight together. Every thread writes its cells
  * of the tile, even outside the matrix (the cells exist; only global accesses
  * need guarding), so the tile writes are the same in every tile and compile
- * to plain stores. The tile reads are guarded like the global writes they
- * feed: a read whose value is never stored may not happen at all. Mover
- * loads a cell from `in` and stores it to `out` (transpose_elements, or the
- * packed kernel's transpose_blocks, which also takes the cell the thread
- * stored just before along the same output rows). */
+ * to plain stores. The tile reads are guarded: a cell outside the matrix is
+ * never written to `out`, so its read may not happen at all. The global
+ * accesses are Mover's (transpose_elements, or the packed kernel's
+ * transpose_blocks); one that shuffles across the warp (Mover::all_lanes) is
+ * called for every cell, inside the matrix or not, and guards its own. */
 template <int E, enum transpose_variant V, class Mover>
 static __device__ __forceinline__ void
 transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__restrict__ in,
@@ -115,12 +120,13 @@ transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__r
 {
     typedef typename Mover::Cell Cell;
     const int tx = threadIdx.x, ty = threadIdx.y;
+    Mover mover(out, in, t);
     Cell v[transpose_steps(V, E)] = {};
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k) {
         struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
-        if (Mover::guards || m.active)
-            v[k] = Mover::load(in, m, t);
+        if (Mover::all_lanes || m.active)
+            v[k] = mover.load(m);
     }
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k)
@@ -135,15 +141,13 @@ transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__r
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k) {
         struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
-        const bool follows = k % TRANSPOSE_ROW_STORES != 0; /* a step before along its rows */
-        if (Mover::guards || m.active)
-            Mover::store(out, m, t, v[k], v[follows ? k - 1 : k], follows);
+        if (Mover::all_lanes || m.active)
+            mover.store(m, v[k]);
     }
 }
 
 /* The tiles of the block's tile row. Mover moves those it takes
- * (Mover::takes), Edge the others. A Mover that guards its own global
- * accesses (Mover::guards) is called for every cell, inside or not. */
+ * (Mover::takes), Edge the others. */
 template <int E, enum transpose_variant V, class Mover, class Edge = Mover>
 static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void *__restrict__ out,
                                                        const void *__restrict__ in, int64_t rows,
@@ -262,17 +266,18 @@ struct transpose_words {
 
     /* Lanes 0-31 hold consecutive words of a segment of an output row, of
      * which `left` bytes lie from the lane's word on (the segment may end
-     * inside a word, or before it: then the lane writes nothing); `first`
-     * holds the segment's first word, else lane 0 follows lane 31's word of
-     * `before` (`follows`: a step before along the same rows). Where the row
-     * starts off a word, each lane writes the aligned word its own word
-     * starts in, the lower bytes from the lane before, and the lane with the
-     * segment's last bytes the word after too; words the segment only
-     * partly covers (its ends, whose other bytes are another block's) go
-     * element by element. The skew is the same in all lanes, and every lane
-     * of the warp must call this (it shuffles). */
+     * inside a word, or before it: then the lane writes nothing). `first`:
+     * the lane's word is the segment's first. `follows`: the warp stored the
+     * part of the segment just before, `before` the lane's word of it, so
+     * lane 0's word continues lane 31's `before`. Where the row starts off a
+     * word, each lane writes the aligned word its own word starts in, the
+     * lower bytes from the lane before, and the lane with the segment's last
+     * bytes the word after too; words the segment only partly covers (its
+     * ends, whose other bytes are another block's) go element by element.
+     * The skew is the same in all lanes, and every lane of the warp must
+     * call this (it shuffles). */
     template <class T>
-    static __device__ __forceinline__ void store(T *at, uint32_t w, uint32_t before, bool follows,
+    static __device__ __forceinline__ void store(T *at, uint32_t w, bool follows, uint32_t before,
                                                  bool first, int left)
     {
         const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
@@ -286,8 +291,8 @@ struct transpose_words {
         }
         uint32_t prev = __shfl_up_sync(~0u, w, 1);
         if (follows) {
-            const uint32_t step_before = __shfl_sync(~0u, before, 31);
-            prev = threadIdx.x % 32 == 0 ? step_before : prev;
+            const uint32_t lane_31 = __shfl_sync(~0u, before, 31);
+            prev = threadIdx.x % 32 == 0 ? lane_31 : prev;
         }
         if (left <= 0)
             return;
@@ -326,7 +331,12 @@ template <int E, bool Words> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     typedef typename transpose_cell<K>::type Cell;
-    static constexpr bool guards = Words;
+    static constexpr bool all_lanes = Words; /* words: store shuffles */
+    T *__restrict__ out;
+    const T *__restrict__ in;
+    const struct transpose_tile &t;
+    uint32_t last[K] = {}; /* words: this thread's words of its store before */
+    int stores = 0;        /* words: its stores so far (every step makes one) */
 
     static __device__ __forceinline__ bool takes(const struct transpose_tile &t)
     {
@@ -337,9 +347,13 @@ template <int E, bool Words> struct transpose_blocks {
         return whole_rows && t.in_origin != 0 && (t.rows * t.cols - end) * E >= 3;
     }
 
-    static __device__ __forceinline__ Cell load(const void *__restrict__ in,
-                                                const struct transpose_move &m,
+    __device__ __forceinline__ transpose_blocks(void *out, const void *in,
                                                 const struct transpose_tile &t)
+        : out((T *)out), in((const T *)in), t(t)
+    {
+    }
+
+    __device__ __forceinline__ Cell load(const struct transpose_move &m) const
     {
         uint32_t w[K];
 #pragma unroll
@@ -349,9 +363,9 @@ template <int E, bool Words> struct transpose_blocks {
                  * never stored): no load waits on a branch, so they issue
                  * ahead of the funnel shifts, as many as registers hold. */
                 const int r = min(m.row + i, t.rows_inside - 1) - m.row;
-                w[i] = transpose_words::load((const T *)in + m.global + r * t.cols);
+                w[i] = transpose_words::load(in + m.global + r * t.cols);
             } else {
-                const T *row = (const T *)in + m.global + i * t.cols;
+                const T *row = in + m.global + i * t.cols;
                 w[i] = 0;
 #pragma unroll
                 for (int j = 0; j < K; ++j)
@@ -363,23 +377,21 @@ template <int E, bool Words> struct transpose_blocks {
         return transpose_cell<K>::pack(w);
     }
 
-    /* before: the cell this thread stored in the step before, to the same
-     * output rows (lane 31's words precede lane 0's), if `follows`. */
-    static __device__ __forceinline__ void store(void *__restrict__ out,
-                                                 const struct transpose_move &m,
-                                                 const struct transpose_tile &t, Cell c,
-                                                 Cell before, bool follows)
+    __device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
     {
-        uint32_t w[K], b[K];
+        uint32_t w[K];
         transpose_cell<K>::unpack(c, w);
-        transpose_cell<K>::unpack(before, b);
+        /* The steps go along the output rows first: all but every
+         * ROW_STORES-th continue the rows of the store before. */
+        const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
         const bool first = m.row == 0;
         const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
-            T *row = (T *)out + m.global + i * t.rows;
+            T *row = out + m.global + i * t.rows;
             if constexpr (Words) {
-                transpose_words::store<T>(row, w[i], b[i], follows, first, left);
+                transpose_words::store<T>(row, w[i], follows, last[i], first, left);
+                last[i] = w[i];
             } else if (m.col + i < t.cols_inside) {
 #pragma unroll
                 for (int j = 0; j < K; ++j)
