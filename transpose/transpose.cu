@@ -14,9 +14,12 @@
 #endif
 #define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
 
-/* Packed bytes: three blocks an SM, 40 registers. At 32 the word path keeps
- * its 16 words and their addresses in flight only by spilling 40 bytes; three
- * blocks still have 96 KiB of loads in flight an SM (fp32's four, 64). */
+/* Packed bytes: three blocks an SM, 40 registers, and still 24 bytes of
+ * spill stores / 48 of loads (-Xptxas -v, sm_90): the tile loop's 64-bit
+ * column and two of its invariants, read back once a tile, none in the load
+ * or store phase. At four blocks, 32 registers: 124 / 160 bytes. Three
+ * blocks still have 96 KiB of loads in flight an SM (fp32's four, 64).
+ * Packed halves keep four blocks: 32 registers, 16 / 16 bytes (the column). */
 #ifndef TRANSPOSE_BYTES_MIN_BLOCKS
 #define TRANSPOSE_BYTES_MIN_BLOCKS (TRANSPOSE_MIN_BLOCKS < 3 ? TRANSPOSE_MIN_BLOCKS : 3)
 #endif
@@ -256,6 +259,9 @@ template <> struct transpose_cell<4> {
  * shapes, a pointer one element in). The warp reads and writes only aligned
  * 4-byte words, coalesced as they would be if it did. */
 struct transpose_words {
+    /* Bytes the aligned words a lane reads reach past its own 4, either side. */
+    static constexpr int reach = 3;
+
     /* The word at `at`: the aligned words it straddles, funnel-shifted. */
     static __device__ __forceinline__ uint32_t load(const void *at)
     {
@@ -282,7 +288,7 @@ struct transpose_words {
     {
         const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
         uint32_t *word = (uint32_t *)((unsigned char *)at - skew);
-        if (skew == 0) {
+        if (skew == 0) { /* each lane's word is an aligned word: no shuffles */
             if (left >= 4)
                 *word = w;
             else if (left > 0)
@@ -320,13 +326,17 @@ struct transpose_words {
 
 /* The packed kernel's cells: a k x k block. load reads its k rows and
  * transposes it in registers; store writes its k words (the block's
- * columns) to k output rows. Words: a tile with all its columns inside the
- * matrix (the bottom edge too: rows below it are skipped), but the first of
- * the matrix and those that end less than 3 bytes before it does, moves
- * 4-byte words (transpose_words) at any shape and any pointer; every word it
- * reads then lies inside `in` (a lane reads up to 3 bytes either side of its
- * own). Else element by element, each guarded: the right edge, the corner
- * (the same shared accesses, slower global ones). */
+ * columns) to k output rows.
+ *
+ * Words (transpose_words, at any shape and any pointer): a tile whose
+ * columns are all inside the matrix, rows below it at the bottom edge
+ * skipped, and that starts and ends at least `reach` bytes inside `in`, so
+ * that every word its lanes read lies inside (all but the first tile and
+ * those that end fewer than `reach` bytes before the matrix does).
+ *
+ * Else element by element, each access guarded: partial tiles at the right
+ * edge, and the first and last tiles (the same shared accesses, slower
+ * global ones). */
 template <int E, bool Words> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
@@ -342,9 +352,10 @@ template <int E, bool Words> struct transpose_blocks {
     {
         if constexpr (!Words)
             return true;
+        const int reach = transpose_words::reach;
         const bool whole_rows = t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
         const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
-        return whole_rows && t.in_origin != 0 && (t.rows * t.cols - end) * E >= 3;
+        return whole_rows && t.in_origin * E >= reach && (t.rows * t.cols - end) * E >= reach;
     }
 
     __device__ __forceinline__ transpose_blocks(void *out, const void *in,
