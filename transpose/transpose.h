@@ -31,8 +31,9 @@ enum transpose_variant {
  * null pointer or one not aligned to elem_bytes. Else the launch's error.
  * out and in must not overlap. The packed variant moves aligned 4-byte words
  * at any shape and pointer (rows that start off a word funnel-shifted), but
- * single elements in the tiles at the right edge, the first tile and those
- * that end within 3 bytes of the input's end. */
+ * single elements in partial tiles at the right edge (cols not a multiple
+ * of the tile's width), the first tile and any that ends fewer than 3 bytes
+ * before the input does (the last). */
 cudaError_t transpose(enum transpose_variant variant, int elem_bytes, void *out, const void *in,
                       int64_t rows, int64_t cols, cudaStream_t stream);
 
