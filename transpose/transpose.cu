@@ -79,8 +79,10 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
     }
 }
 
-/* How the tiled kernels' cells meet global memory: one element a cell, read
- * through the read-only cache. A mover is made for each tile. */
+/* How the tiled kernels' cells meet global memory: one element a cell. A
+ * mover is made for each tile. (`in`, const and __restrict__, already loads
+ * through the read-only cache, LDG.CONSTANT; __ldg here costs registers:
+ * swizzled fp32 spills 8 bytes at 32.) */
 template <int E> struct transpose_elements {
     typedef typename transpose_elem<E>::type Cell;
     Cell *__restrict__ out;
@@ -98,7 +100,7 @@ template <int E> struct transpose_elements {
     }
     __device__ __forceinline__ Cell load(const struct transpose_move &m) const
     {
-        return __ldg(in + m.global);
+        return in[m.global];
     }
     __device__ __forceinline__ void store(const struct transpose_move &m, Cell v)
     {
