@@ -331,10 +331,10 @@ struct transpose_words {
  * columns) to k output rows.
  *
  * Words (transpose_words, at any shape and any pointer): a tile whose
- * columns are all inside the matrix, rows below it at the bottom edge
- * skipped, and that starts and ends at least `reach` bytes inside `in`, so
- * that every word its lanes read lies inside (all but the first tile and
- * those that end fewer than `reach` bytes before the matrix does).
+ * columns are all inside the matrix (rows below it at the bottom edge are
+ * never stored), and that starts and ends at least `reach` bytes inside
+ * `in`, so that every word its lanes read lies inside (all but the first
+ * tile and those that end fewer than `reach` bytes before the matrix does).
  *
  * Else element by element, each access guarded: partial tiles at the right
  * edge, and the first and last tiles (the same shared accesses, slower
@@ -416,7 +416,9 @@ template <int E, bool Words> struct transpose_blocks {
 };
 
 /* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
- * 4 x 4 block of bytes: every shared access a whole cell. */
+ * 4 x 4 block of bytes: every shared access a whole cell. Bytes run
+ * TRANSPOSE_BYTES_MIN_BLOCKS blocks an SM, halves four (registers and
+ * spills: at TRANSPOSE_BYTES_MIN_BLOCKS). */
 template <int E>
 __global__ void __launch_bounds__(TRANSPOSE_THREADS,
                                   E == 1 ? TRANSPOSE_BYTES_MIN_BLOCKS : TRANSPOSE_MIN_BLOCKS)
