@@ -14,6 +14,16 @@
 #endif
 #define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
 
+/* Packed bytes: three blocks an SM, 40 registers, and still 24 bytes of
+ * spill stores / 48 of loads (-Xptxas -v, sm_90): the tile loop's 64-bit
+ * column and two of its invariants, read back once a tile, none in the load
+ * or store phase. At four blocks, 32 registers: 124 / 160 bytes. Three
+ * blocks still have 96 KiB of loads in flight an SM (fp32's four, 64).
+ * Packed halves keep four blocks: 32 registers, 16 / 16 bytes (the column). */
+#ifndef TRANSPOSE_BYTES_MIN_BLOCKS
+#define TRANSPOSE_BYTES_MIN_BLOCKS (TRANSPOSE_MIN_BLOCKS < 3 ? TRANSPOSE_MIN_BLOCKS : 3)
+#endif
+
 /* An element of E bytes as the type one load or store moves. */
 template <int E> struct transpose_elem;
 template <> struct transpose_elem<1> {
@@ -69,20 +79,32 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
     }
 }
 
-/* How the tiled kernels' cells meet global memory: one element a cell. */
+/* How the tiled kernels' cells meet global memory: one element a cell. A
+ * mover is made for each tile. (`in`, const and __restrict__, already loads
+ * through the read-only cache, LDG.CONSTANT; __ldg here costs registers:
+ * swizzled fp32 spills 8 bytes at 32.) */
 template <int E> struct transpose_elements {
     typedef typename transpose_elem<E>::type Cell;
-    static __device__ __forceinline__ Cell load(const void *__restrict__ in,
-                                                const struct transpose_move &m,
-                                                const struct transpose_tile &)
+    Cell *__restrict__ out;
+    const Cell *__restrict__ in;
+
+    static constexpr bool all_lanes = false;
+    static __device__ __forceinline__ bool takes(const struct transpose_tile &)
     {
-        return ((const Cell *)in)[m.global];
+        return true;
     }
-    static __device__ __forceinline__ void store(void *__restrict__ out,
-                                                 const struct transpose_move &m,
-                                                 const struct transpose_tile &, Cell v)
+    __device__ __forceinline__ transpose_elements(void *out, const void *in,
+                                                  const struct transpose_tile &)
+        : out((Cell *)out), in((const Cell *)in)
     {
-        ((Cell *)out)[m.global] = v;
+    }
+    __device__ __forceinline__ Cell load(const struct transpose_move &m) const
+    {
+        return in[m.global];
+    }
+    __device__ __forceinline__ void store(const struct transpose_move &m, Cell v)
+    {
+        out[m.global] = v;
     }
 };
 
@@ -91,43 +113,58 @@ template <int E> struct transpose_elements {
  * stores any, so they are in flight together. Every thread writes its cells
  * of the tile, even outside the matrix (the cells exist; only global accesses
  * need guarding), so the tile writes are the same in every tile and compile
- * to plain stores. The tile reads are guarded like the global writes they
- * feed: a read whose value is never stored may not happen at all. Mover
- * loads a cell from `in` and stores it to `out` (transpose_elements, or the
- * packed kernel's transpose_blocks). */
+ * to plain stores. The tile reads are guarded: a cell outside the matrix is
+ * never written to `out`, so its read may not happen at all. The global
+ * accesses are Mover's (transpose_elements, or the packed kernel's
+ * transpose_blocks); one that shuffles across the warp (Mover::all_lanes) is
+ * called for every cell, inside the matrix or not, and guards its own. */
 template <int E, enum transpose_variant V, class Mover>
+static __device__ __forceinline__ void
+transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__restrict__ in,
+                    const struct transpose_tile &t)
+{
+    typedef typename Mover::Cell Cell;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    Mover mover(out, in, t);
+    Cell v[transpose_steps(V, E)] = {};
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k) {
+        struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
+        if (Mover::all_lanes || m.active)
+            v[k] = mover.load(m);
+    }
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k)
+        *(Cell *)(tile + transpose_load_move(V, E, &t, tx, ty, k).smem) = v[k];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k) {
+        struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
+        if (m.active)
+            v[k] = *(const Cell *)(tile + m.smem);
+    }
+#pragma unroll
+    for (int k = 0; k < transpose_steps(V, E); ++k) {
+        struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
+        if (Mover::all_lanes || m.active)
+            mover.store(m, v[k]);
+    }
+}
+
+/* The tiles of the block's tile row. Mover moves those it takes
+ * (Mover::takes), Edge the others. */
+template <int E, enum transpose_variant V, class Mover, class Edge = Mover>
 static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void *__restrict__ out,
                                                        const void *__restrict__ in, int64_t rows,
                                                        int64_t cols)
 {
-    typedef typename Mover::Cell Cell;
-    const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t tile_row = blockIdx.x;
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
         const struct transpose_tile t = transpose_tile_at(V, E, rows, cols, tile_row, tile_col);
-        Cell v[transpose_steps(V, E)] = {};
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k) {
-            struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
-            if (m.active)
-                v[k] = Mover::load(in, m, t);
-        }
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k)
-            *(Cell *)(tile + transpose_load_move(V, E, &t, tx, ty, k).smem) = v[k];
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k) {
-            struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
-            if (m.active)
-                v[k] = *(const Cell *)(tile + m.smem);
-        }
-#pragma unroll
-        for (int k = 0; k < transpose_steps(V, E); ++k) {
-            struct transpose_move m = transpose_store_move(V, E, &t, tx, ty, k);
-            if (m.active)
-                Mover::store(out, m, t, v[k]);
-        }
+        if (Mover::takes(t))
+            transpose_tile_move<E, V, Mover>(tile, out, in, t);
+        else
+            transpose_tile_move<E, V, Edge>(tile, out, in, t);
         if (tile_col + gridDim.y < tile_cols<E, V>(cols))
             __syncthreads(); /* the next tile overwrites this one */
     }
@@ -220,70 +257,177 @@ template <> struct transpose_cell<4> {
     }
 };
 
+/* A lane's 4 bytes of a row, where a row need not start on a word (odd
+ * shapes, a pointer one element in). The warp reads and writes only aligned
+ * 4-byte words, coalesced as they would be if it did. */
+struct transpose_words {
+    /* Bytes the aligned words a lane reads reach past its own 4, either side. */
+    static constexpr int reach = 3;
+
+    /* The word at `at`: the aligned words it straddles, funnel-shifted. */
+    static __device__ __forceinline__ uint32_t load(const void *at)
+    {
+        const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
+        const uint32_t *word = (const uint32_t *)((const unsigned char *)at - skew);
+        return __funnelshift_r(__ldg(word), shift != 0 ? __ldg(word + 1) : 0, shift);
+    }
+
+    /* Lanes 0-31 hold consecutive words of a segment of an output row, of
+     * which `left` bytes lie from the lane's word on (the segment may end
+     * inside a word, or before it: then the lane writes nothing). `first`:
+     * the lane's word is the segment's first. `follows`: the warp stored the
+     * part of the segment just before, `before` the lane's word of it, so
+     * lane 0's word continues lane 31's `before`. Where the row starts off a
+     * word, each lane writes the aligned word its own word starts in, the
+     * lower bytes from the lane before, and the lane with the segment's last
+     * bytes the word after too; words the segment only partly covers (its
+     * ends, whose other bytes are another block's) go element by element.
+     * The skew is the same in all lanes, and every lane of the warp must
+     * call this (it shuffles). */
+    template <class T>
+    static __device__ __forceinline__ void store(T *at, uint32_t w, bool follows, uint32_t before,
+                                                 bool first, int left)
+    {
+        const unsigned skew = (unsigned)((uintptr_t)at % 4), shift = 8 * skew;
+        uint32_t *word = (uint32_t *)((unsigned char *)at - skew);
+        if (skew == 0) { /* each lane's word is an aligned word: no shuffles */
+            if (left >= 4)
+                *word = w;
+            else if (left > 0)
+                store_part<T>(word, w, 0, (unsigned)left);
+            return;
+        }
+        uint32_t prev = __shfl_up_sync(~0u, w, 1);
+        if (follows) {
+            const uint32_t lane_31 = __shfl_sync(~0u, before, 31);
+            prev = threadIdx.x % 32 == 0 ? lane_31 : prev;
+        }
+        if (left <= 0)
+            return;
+        const uint32_t mine = __funnelshift_l(prev, w, shift);
+        const unsigned from = first ? skew : 0, to = skew + (unsigned)left; /* of word, word + 1 */
+        if (from == 0 && to >= 4)
+            *word = mine;
+        else
+            store_part<T>(word, mine, from, to);
+        if (left <= 4 && to > 4)
+            store_part<T>(word + 1, __funnelshift_l(w, 0, shift), 0, to - 4);
+    }
+
+    /* Bytes [from, to) of v to the word at `word`, an element at a time. */
+    template <class T>
+    static __device__ __forceinline__ void store_part(uint32_t *word, uint32_t v, unsigned from,
+                                                      unsigned to)
+    {
+#pragma unroll
+        for (unsigned b = 0; b < 4; b += sizeof(T))
+            if (from <= b && b < to)
+                ((T *)word)[b / sizeof(T)] = (T)(v >> (8 * b));
+    }
+};
+
 /* The packed kernel's cells: a k x k block. load reads its k rows and
  * transposes it in registers; store writes its k words (the block's
- * columns) to k output rows. Whole words where Words (rows and cols
- * multiples of k, both pointers 4-byte aligned: the launcher picks), so a
- * block is inside the matrix or outside it; else element by element, each
- * guarded (the same shared accesses, slower global ones, and for bytes a
- * few spilled registers). */
+ * columns) to k output rows.
+ *
+ * Words (transpose_words, at any shape and any pointer): a tile whose
+ * columns are all inside the matrix (rows below it at the bottom edge are
+ * never stored), and that starts and ends at least `reach` bytes inside
+ * `in`, so that every word its lanes read lies inside (all but the first
+ * tile and those that end fewer than `reach` bytes before the matrix does).
+ *
+ * Else element by element, each access guarded: partial tiles at the right
+ * edge, and the first and last tiles (the same shared accesses, slower
+ * global ones). */
 template <int E, bool Words> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     typedef typename transpose_cell<K>::type Cell;
+    static constexpr bool all_lanes = Words; /* words: store shuffles */
+    T *__restrict__ out;
+    const T *__restrict__ in;
+    const struct transpose_tile &t;
+    uint32_t last[K] = {}; /* words: this thread's words of its store before */
+    int stores = 0;        /* words: its stores so far (every step makes one) */
 
-    static __device__ __forceinline__ Cell load(const void *__restrict__ in,
-                                                const struct transpose_move &m,
+    static __device__ __forceinline__ bool takes(const struct transpose_tile &t)
+    {
+        if constexpr (!Words)
+            return true;
+        const int reach = transpose_words::reach;
+        const bool whole_rows = t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
+        const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
+        return whole_rows && t.in_origin * E >= reach && (t.rows * t.cols - end) * E >= reach;
+    }
+
+    __device__ __forceinline__ transpose_blocks(void *out, const void *in,
                                                 const struct transpose_tile &t)
+        : out((T *)out), in((const T *)in), t(t)
+    {
+    }
+
+    __device__ __forceinline__ Cell load(const struct transpose_move &m) const
     {
         uint32_t w[K];
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* row i of the block */
             if constexpr (Words) {
-                w[i] = ((const uint32_t *)in)[(m.global + i * t.cols) / K];
+                /* A row below the matrix reads its last row again (bytes
+                 * never stored): no load waits on a branch, so they issue
+                 * ahead of the funnel shifts, as many as registers hold. */
+                const int r = min(m.row + i, t.rows_inside - 1) - m.row;
+                w[i] = transpose_words::load(in + m.global + r * t.cols);
             } else {
+                const T *row = in + m.global + i * t.cols;
                 w[i] = 0;
 #pragma unroll
                 for (int j = 0; j < K; ++j)
                     if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
-                        w[i] |= (uint32_t)((const T *)in)[m.global + i * t.cols + j] << (8 * E * j);
+                        w[i] |= (uint32_t)__ldg(row + j) << (8 * E * j);
             }
         }
         transpose_block(w);
         return transpose_cell<K>::pack(w);
     }
 
-    static __device__ __forceinline__ void store(void *__restrict__ out,
-                                                 const struct transpose_move &m,
-                                                 const struct transpose_tile &t, Cell c)
+    __device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
     {
         uint32_t w[K];
         transpose_cell<K>::unpack(c, w);
+        /* The steps go along the output rows first: all but every
+         * ROW_STORES-th continue the rows of the store before. */
+        const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
+        const bool first = m.row == 0;
+        const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
 #pragma unroll
         for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
-            if (m.col + i >= t.cols_inside)
-                continue;
+            T *row = out + m.global + i * t.rows;
             if constexpr (Words) {
-                ((uint32_t *)out)[(m.global + i * t.rows) / K] = w[i];
-            } else {
+                transpose_words::store<T>(row, w[i], follows, last[i], first, left);
+                last[i] = w[i];
+            } else if (m.col + i < t.cols_inside) {
 #pragma unroll
                 for (int j = 0; j < K; ++j)
                     if (m.row + j < t.rows_inside)
-                        ((T *)out)[m.global + i * t.rows + j] = (T)(w[i] >> (8 * E * j));
+                        row[j] = (T)(w[i] >> (8 * E * j));
             }
         }
     }
 };
 
 /* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
- * 4 x 4 block of bytes: every shared access a whole cell. */
-template <int E, bool Words>
-__global__ void TRANSPOSE_BOUNDS transpose_packed(void *__restrict__ out,
-                                                  const void *__restrict__ in, int64_t rows,
-                                                  int64_t cols)
+ * 4 x 4 block of bytes: every shared access a whole cell. Bytes run
+ * TRANSPOSE_BYTES_MIN_BLOCKS blocks an SM, halves four (registers and
+ * spills: at TRANSPOSE_BYTES_MIN_BLOCKS). */
+template <int E>
+__global__ void __launch_bounds__(TRANSPOSE_THREADS,
+                                  E == 1 ? TRANSPOSE_BYTES_MIN_BLOCKS : TRANSPOSE_MIN_BLOCKS)
+    transpose_packed(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
+                     int64_t cols)
 {
     __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_PACKED, E)];
-    transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, Words>>(tile, out, in, rows, cols);
+    transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, true>, transpose_blocks<E, false>>(
+        tile, out, in, rows, cols);
 }
 
 /* ---- launchers ---- */
@@ -311,15 +455,10 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
         transpose_swizzled<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
-        if constexpr (E < 4) {
-            const int k = transpose_pack(variant, E);
-            if (rows % k == 0 && cols % k == 0 && (uintptr_t)out % 4 == 0 && (uintptr_t)in % 4 == 0)
-                transpose_packed<E, true><<<grid, block, 0, stream>>>(out, in, rows, cols);
-            else
-                transpose_packed<E, false><<<grid, block, 0, stream>>>(out, in, rows, cols);
-        } else {
+        if constexpr (E < 4)
+            transpose_packed<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
+        else
             return cudaErrorInvalidValue;
-        }
         break;
     default:
         return cudaErrorInvalidValue;

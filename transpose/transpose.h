@@ -29,9 +29,11 @@ enum transpose_variant {
  * for elements of 4 bytes or more, rows or cols < 1, rows x cols past
  * 2^63 - 1 (or its bytes), more than 2^31 - 1 tiles of 64 rows; and for a
  * null pointer or one not aligned to elem_bytes. Else the launch's error.
- * out and in must not overlap. The packed variant moves 4-byte words where
- * rows and cols are multiples of 4 / elem_bytes and both pointers are 4-byte
- * aligned, else single elements (right, but slower). */
+ * out and in must not overlap. The packed variant moves aligned 4-byte words
+ * at any shape and pointer (rows that start off a word funnel-shifted), but
+ * single elements in partial tiles at the right edge (cols not a multiple
+ * of the tile's width), the first tile and any that ends fewer than 3 bytes
+ * before the input does (the last). */
 cudaError_t transpose(enum transpose_variant variant, int elem_bytes, void *out, const void *in,
                       int64_t rows, int64_t cols, cudaStream_t stream);
 

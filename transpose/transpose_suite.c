@@ -91,7 +91,7 @@ static double device_bytes(const struct bf_size *s)
 }
 
 /* Input and output on the device, and host copies for checking. Each device
- * buffer has 4 bytes to spare, so that a run may start one element in. */
+ * buffer has 4 bytes to spare, so that a run may start up to 4 bytes in. */
 struct buffers {
     int64_t rows, cols;
     int elem;
@@ -192,10 +192,52 @@ static int test_refused(enum transpose_variant v, int elem, const struct bf_size
     return bad;
 }
 
-/* Every element checked bit for bit, output poisoned first. Elements under
- * 4 bytes run a second time one element into both buffers: words no longer
- * aligned (the packed kernel's element path). Only the first run is the one
- * ncu profiles (BF_PROFILED), the launch the model counts. */
+/* The bytes of d_out's buffer (b->bytes + 4) that lie outside the output,
+ * which starts `off` bytes in: still the poison (0xff). */
+static int check_spare(const struct buffers *b, const unsigned char *d_out, size_t off, char *why,
+                       size_t len)
+{
+    unsigned char spare[4];
+    const size_t after = 4 - off;
+    if (off > 0)
+        BF_CHECK(cudaMemcpy(spare, d_out, off, cudaMemcpyDeviceToHost));
+    if (after > 0)
+        BF_CHECK(cudaMemcpy(spare + off, d_out + off + b->bytes, after, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < 4; ++i)
+        if (spare[i] != 0xff) {
+            long long at = (long long)i - (long long)off + (i < off ? 0 : (long long)b->bytes);
+            snprintf(why, len, "out + %lld written, outside the output's %zu bytes", at, b->bytes);
+            return 1;
+        }
+    return 0;
+}
+
+/* A run with `in` at in_off bytes into d_out's buffer, copied there from the
+ * host, and `out` at out_off into d_in's, poisoned first (each buffer has 4
+ * bytes to spare). */
+static int transpose_test_at(enum transpose_variant v, const struct buffers *b, size_t in_off,
+                             size_t out_off, char *why, size_t len)
+{
+    unsigned char *in = b->d_out + in_off, *out = b->d_in + out_off;
+    BF_CHECK(cudaMemcpy(in, b->in, b->bytes, cudaMemcpyHostToDevice));
+    BF_CHECK(bf_poison(b->d_in, b->bytes + 4, 0));
+    BF_CHECK(transpose(v, b->elem, out, in, b->rows, b->cols, 0));
+    BF_CHECK(cudaDeviceSynchronize());
+    int bad =
+        check_output_at(b, out, b->ref, why, len) || check_spare(b, b->d_in, out_off, why, len);
+    if (bad) {
+        size_t at = strlen(why);
+        snprintf(why + at, len - at, " (in %zu bytes into its buffer, out %zu)", in_off, out_off);
+    }
+    return bad;
+}
+
+/* Every element checked bit for bit, output poisoned first, and the poison
+ * around it left alone. Elements under 4 bytes run twice more, words no
+ * longer aligned (the packed kernel's funnel-shifted words): one element
+ * into both buffers, and `in` ending where its buffer ends (memcheck reports
+ * a word read past it), `out` at another offset. Only the first
+ * run is the one ncu profiles (BF_PROFILED), the launch the model counts. */
 static int transpose_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
                           size_t len)
 {
@@ -216,21 +258,11 @@ static int transpose_test(int variant, int type, const struct bf_size *s, uint64
         BF_CHECK(bf_poison(b.d_out, b.bytes + 4, 0));
         BF_CHECK(BF_PROFILED(transpose(v, elem, b.d_out, b.d_in, b.rows, b.cols, 0)));
         BF_CHECK(cudaDeviceSynchronize());
-        bad = check_output(&b, b.ref, why, len);
+        bad = check_output(&b, b.ref, why, len) || check_spare(&b, b.d_out, 0, why, len);
     }
-    if (!bad && elem < 4) {
-        /* The input moves one element into d_out's spare bytes; out is d_in's. */
-        unsigned char *in = b.d_out + elem, *out = b.d_in + elem;
-        BF_CHECK(cudaMemcpy(in, b.d_in, b.bytes, cudaMemcpyDeviceToDevice));
-        BF_CHECK(bf_poison(b.d_in, b.bytes + 4, 0));
-        BF_CHECK(transpose(v, elem, out, in, b.rows, b.cols, 0));
-        BF_CHECK(cudaDeviceSynchronize());
-        bad = check_output_at(&b, out, b.ref, why, len);
-        if (bad) {
-            size_t at = strlen(why);
-            snprintf(why + at, len - at, " (pointers one element in)");
-        }
-    }
+    if (!bad && elem < 4)
+        bad = transpose_test_at(v, &b, (size_t)elem, (size_t)elem, why, len) ||
+              transpose_test_at(v, &b, 4, (size_t)(4 - elem), why, len);
     buffers_free(&b);
     return bad;
 }
