@@ -328,106 +328,117 @@ struct transpose_words {
 
 /* The packed kernel's cells: a k x k block. load reads its k rows and
  * transposes it in registers; store writes its k words (the block's
- * columns) to k output rows.
+ * columns) to k output rows. Three ways to move them:
  *
- * Words (transpose_words, at any shape and any pointer): a tile whose
+ * ALIGNED: rows and cols multiples of k and both pointers on a word (the
+ * launcher picks): every row of a block is one aligned word, inside the
+ * matrix or wholly outside it. Plain word loads and stores.
+ *
+ * SHIFTED (transpose_words, at any shape and any pointer): a tile whose
  * columns are all inside the matrix (rows below it at the bottom edge are
  * never stored), and that starts and ends at least `reach` bytes inside
  * `in`, so that every word its lanes read lies inside (all but the first
  * tile and those that end fewer than `reach` bytes before the matrix does).
  *
- * Else element by element, each access guarded: partial tiles at the right
- * edge, and the first and last tiles (the same shared accesses, slower
- * global ones). */
-template <int E, bool Words> struct transpose_blocks {
+ * ELEMENTS, each access guarded: the tiles SHIFTED does not take (partial
+ * tiles at the right edge, the first and last tiles): the same shared
+ * accesses, slower global ones. */
+enum transpose_blocks_path { BLOCKS_ALIGNED, BLOCKS_SHIFTED, BLOCKS_ELEMENTS };
+
+template <int E, enum transpose_blocks_path P>
+struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     typedef typename transpose_cell<K>::type Cell;
-    static constexpr bool all_lanes = Words; /* words: store shuffles */
-    T *__restrict__ out;
-    const T *__restrict__ in;
-    const struct transpose_tile &t;
-    uint32_t last[K] = {}; /* words: this thread's words of its store before */
-    int stores = 0;        /* words: its stores so far (every step makes one) */
+    static constexpr bool all_lanes = P == BLOCKS_SHIFTED; /* its store shuffles */
+    T *__restrict__ out; const T *__restrict__ in; const struct transpose_tile & t;
+    uint32_t last[K] = {}; /* shifted: this thread's words of its store before */
+    int stores = 0;        /* shifted: its stores so far (every step makes one) */
 
-    static __device__ __forceinline__ bool takes(const struct transpose_tile &t)
-    {
-        if constexpr (!Words)
-            return true;
-        const int reach = transpose_words::reach;
+    static __device__ __forceinline__ bool takes(const struct transpose_tile &t){
+        if constexpr (P != BLOCKS_SHIFTED) return true; const int reach = transpose_words::reach;
         const bool whole_rows = t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
         const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
-        return whole_rows && t.in_origin * E >= reach && (t.rows * t.cols - end) * E >= reach;
-    }
+        return whole_rows && t.in_origin * E >= reach && (t.rows * t.cols - end) * E >= reach;}
 
-    __device__ __forceinline__ transpose_blocks(void *out, const void *in,
-                                                const struct transpose_tile &t)
-        : out((T *)out), in((const T *)in), t(t)
-    {
-    }
+__device__ __forceinline__ transpose_blocks(void *out, const void *in,
+                                            const struct transpose_tile &t)
+    : out((T *)out), in((const T *)in), t(t)
+{
+}
 
-    __device__ __forceinline__ Cell load(const struct transpose_move &m) const
-    {
-        uint32_t w[K];
+__device__ __forceinline__ Cell load(const struct transpose_move &m) const
+{
+    uint32_t w[K];
 #pragma unroll
-        for (int i = 0; i < K; ++i) { /* row i of the block */
-            if constexpr (Words) {
-                /* A row below the matrix reads its last row again (bytes
-                 * never stored): no load waits on a branch, so they issue
-                 * ahead of the funnel shifts, as many as registers hold. */
-                const int r = min(m.row + i, t.rows_inside - 1) - m.row;
-                w[i] = transpose_words::load(in + m.global + r * t.cols);
-            } else {
-                const T *row = in + m.global + i * t.cols;
-                w[i] = 0;
+    for (int i = 0; i < K; ++i) { /* row i of the block */
+        if constexpr (P == BLOCKS_ALIGNED) {
+            w[i] = __ldg((const uint32_t *)(in + m.global + i * t.cols));
+        } else if constexpr (P == BLOCKS_SHIFTED) {
+            /* A row below the matrix reads its last row again (bytes
+             * never stored): no load waits on a branch, so they issue
+             * ahead of the funnel shifts, as many as registers hold. */
+            const int r = min(m.row + i, t.rows_inside - 1) - m.row;
+            w[i] = transpose_words::load(in + m.global + r * t.cols);
+        } else {
+            const T *row = in + m.global + i * t.cols;
+            w[i] = 0;
 #pragma unroll
-                for (int j = 0; j < K; ++j)
-                    if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
-                        w[i] |= (uint32_t)__ldg(row + j) << (8 * E * j);
-            }
-        }
-        transpose_block(w);
-        return transpose_cell<K>::pack(w);
-    }
-
-    __device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
-    {
-        uint32_t w[K];
-        transpose_cell<K>::unpack(c, w);
-        /* The steps go along the output rows first: all but every
-         * ROW_STORES-th continue the rows of the store before. */
-        const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
-        const bool first = m.row == 0;
-        const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
-#pragma unroll
-        for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
-            T *row = out + m.global + i * t.rows;
-            if constexpr (Words) {
-                transpose_words::store<T>(row, w[i], follows, last[i], first, left);
-                last[i] = w[i];
-            } else if (m.col + i < t.cols_inside) {
-#pragma unroll
-                for (int j = 0; j < K; ++j)
-                    if (m.row + j < t.rows_inside)
-                        row[j] = (T)(w[i] >> (8 * E * j));
-            }
+            for (int j = 0; j < K; ++j)
+                if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
+                    w[i] |= (uint32_t)__ldg(row + j) << (8 * E * j);
         }
     }
-};
+    transpose_block(w);
+    return transpose_cell<K>::pack(w);
+}
+
+__device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
+{
+    uint32_t w[K];
+    transpose_cell<K>::unpack(c, w);
+    /* The steps go along the output rows first: all but every
+     * ROW_STORES-th continue the rows of the store before. */
+    const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
+    const bool first = m.row == 0;
+    const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
+#pragma unroll
+    for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
+        T *row = out + m.global + i * t.rows;
+        if constexpr (P == BLOCKS_ALIGNED) {
+            if (m.col + i < t.cols_inside)
+                *(uint32_t *)row = w[i];
+        } else if constexpr (P == BLOCKS_SHIFTED) {
+            transpose_words::store<T>(row, w[i], follows, last[i], first, left);
+            last[i] = w[i];
+        } else if (m.col + i < t.cols_inside) {
+#pragma unroll
+            for (int j = 0; j < K; ++j)
+                if (m.row + j < t.rows_inside)
+                    row[j] = (T)(w[i] >> (8 * E * j));
+        }
+    }
+}
+}
+;
 
 /* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
- * 4 x 4 block of bytes: every shared access a whole cell. Bytes run
- * TRANSPOSE_BYTES_MIN_BLOCKS blocks an SM, halves four (registers and
- * spills: at TRANSPOSE_BYTES_MIN_BLOCKS). */
-template <int E>
-__global__ void __launch_bounds__(TRANSPOSE_THREADS,
-                                  E == 1 ? TRANSPOSE_BYTES_MIN_BLOCKS : TRANSPOSE_MIN_BLOCKS)
+ * 4 x 4 block of bytes: every shared access a whole cell. Aligned: four
+ * blocks an SM. Else bytes run TRANSPOSE_BYTES_MIN_BLOCKS blocks an SM,
+ * halves four (registers and spills: at TRANSPOSE_BYTES_MIN_BLOCKS). */
+template <int E, bool Aligned>
+__global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSPOSE_BYTES_MIN_BLOCKS
+                                                                        : TRANSPOSE_MIN_BLOCKS)
     transpose_packed(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
                      int64_t cols)
 {
     __shared__ __align__(128) unsigned char tile[transpose_tile_bytes(TRANSPOSE_PACKED, E)];
-    transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, true>, transpose_blocks<E, false>>(
-        tile, out, in, rows, cols);
+    if constexpr (Aligned)
+        transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, BLOCKS_ALIGNED>>(tile, out, in,
+                                                                                  rows, cols);
+    else
+        transpose_tiled<E, TRANSPOSE_PACKED, transpose_blocks<E, BLOCKS_SHIFTED>,
+                        transpose_blocks<E, BLOCKS_ELEMENTS>>(tile, out, in, rows, cols);
 }
 
 /* ---- launchers ---- */
@@ -455,10 +466,15 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
         transpose_swizzled<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
         break;
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
-        if constexpr (E < 4)
-            transpose_packed<E><<<grid, block, 0, stream>>>(out, in, rows, cols);
-        else
+        if constexpr (E < 4) {
+            const int k = transpose_pack(variant, E);
+            if (rows % k == 0 && cols % k == 0 && (uintptr_t)out % 4 == 0 && (uintptr_t)in % 4 == 0)
+                transpose_packed<E, true><<<grid, block, 0, stream>>>(out, in, rows, cols);
+            else
+                transpose_packed<E, false><<<grid, block, 0, stream>>>(out, in, rows, cols);
+        } else {
             return cudaErrorInvalidValue;
+        }
         break;
     default:
         return cudaErrorInvalidValue;
