@@ -9,14 +9,13 @@
  * A block is 3 warpgroups and stays on its SM (a persistent grid, one block
  * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 64 tiles
  * where C is too small to give every SM a wide one: gemm_tile_wgmma_bn).
- * Blocks come in clusters of 2 on tile rows one above the other: they share
- * the B tile, and each loads half of it, which TMA writes into both
- * (multicast). Warpgroup 0 produces: one thread waits until a stage is free
- * in both blocks, tells the stage's "full" mbarrier how many bytes to expect
- * and issues TMA copies for A (128 rows x 64 of K) and its half of B (128
- * columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
- * stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128 fp32
- * accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
+ * Wide tiles come in clusters of 2 on tile rows one above the other: they
+ * share the B tile, and each loads half of it, which TMA writes into both
+ * (multicast); narrow ones run alone (gemm_tile_wgmma_layout.h says why). Warpgroup 0 produces: one
+ * thread waits until a stage is free in both blocks, tells the stage's "full" mbarrier how many
+ * bytes to expect and issues TMA copies for A (128 rows x 64 of K) and its half of B (128 columns x
+ * 64 of K). Warpgroups 1 and 2 consume: each waits for a full stage, issues 4 wgmma.m64n256k16 (64
+ * rows of C each, 128 fp32 accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
  * the stage it read before (in both blocks) once the wgmma that read it
  * completed, one batch left in flight. After a tile's last K step each
  * writes its 64 x 256 (or 64) of C into swizzled shared buffers that TMA
@@ -55,7 +54,6 @@
  * the consumers take 232 (128 x 40 + 256 x 232 <= 64 Ki registers an SM). */
 #define PRODUCER_REGS 40
 #define CONSUMER_REGS 232
-#define CLUSTER       GEMM_TILE_WGMMA_CLUSTER
 
 /* Where the ring stands: the stage in use and the parity of its barriers'
  * current phase, which flips each time the ring wraps. */
@@ -93,7 +91,7 @@ struct work {
 
 /* The producer's thread: for each of the block's tiles and each K tile,
  * wait until the stage is free in every block of the cluster, then fill it:
- * one TMA box a slab of this block's A, and of its rows of B (the CLUSTER
+ * one TMA box a slab of this block's A, and of its rows of B (the cluster's
  * blocks' B tile is the same), which TMA writes into every block. */
 template <int V, int BN>
 static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
@@ -101,11 +99,12 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     const int slabs = gemm_tile_wgmma_slabs(variant), per_slab = 8 / slabs;
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
     const int b_row0 = gemm_tile_wgmma_b_box_rows(BN) * w.rank; /* this block's share of B */
     ring r = {0, 0};
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
-        gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
+        gemm_tile_wgmma_tile(t, w.rank, CLUSTER, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM), col0 = (int)(tile_n * BN) + b_row0;
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
@@ -132,7 +131,7 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
 }
 
 /* Frees a stage: in every block of the cluster, for this warp. */
-static __device__ __forceinline__ void release(barriers bars, int stage)
+template <int CLUSTER> static __device__ __forceinline__ void release(barriers bars, int stage)
 {
     const uint32_t empty = bar_at(bars.empty, stage);
     if constexpr (CLUSTER == 1) {
@@ -164,7 +163,7 @@ static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t s
         if (kt > 0) { /* the previous K tile's wgmma are done: its stage is free */
             wgmma_wait<1>();
             if (lane == 0)
-                release(bars, prev);
+                release<GEMM_TILE_WGMMA_CLUSTER_OF(BN)>(bars, prev);
         }
         prev = r.stage;
         ring_next<BN>(r);
@@ -175,7 +174,7 @@ static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t s
         wgmma_fence_operand(acc[i]);
     GEMM_TILE_WGMMA_MARK(4);
     if (lane == 0)
-        release(bars, prev);
+        release<GEMM_TILE_WGMMA_CLUSTER_OF(BN)>(bars, prev);
 }
 
 static __device__ __forceinline__ uint32_t pack_pair(float v0, float v1)
@@ -272,6 +271,7 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
                                                int64_t n, int pairs, uint32_t smem, barriers bars,
                                                const work &w, int consumer)
 {
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
     const int thread = (int)threadIdx.x % 128;
     float acc[BN / 2];
 #pragma unroll
@@ -280,7 +280,7 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
     ring r = {0, 0};
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
-        gemm_tile_wgmma_tile(t, w.rank, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
+        gemm_tile_wgmma_tile(t, w.rank, CLUSTER, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         multiply<V, BN>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
         if (CLUSTER > 1 && t + w.clusters >= w.cluster_tiles)
             cluster_arrive(); /* the last stage freed: the others may end once C is out */
@@ -308,6 +308,7 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
                            const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
                            int64_t k, int pairs)
 {
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
     GEMM_TILE_WGMMA_MARK(0);
     extern __shared__ __align__(1024) unsigned char dynamic_smem[];
     /* TMA swizzles absolute addresses: the stages start on 1024 bytes. */
@@ -335,7 +336,7 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     work w;
     w.tiles_m = gemm_tile_wgmma_tiles_m(m);
     w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
-    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n);
+    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, CLUSTER);
     w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
     w.cluster = (int)blockIdx.x / CLUSTER;
@@ -424,17 +425,17 @@ static cudaError_t make_c_map(CUtensorMap *map, Out *c, int64_t m, int64_t n)
         CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
-/* The kernel's launch: `blocks` blocks in clusters of CLUSTER. */
+/* The kernel's launch: `blocks` blocks in clusters of `cluster`. */
 struct launch_config {
     cudaLaunchConfig_t config;
     cudaLaunchAttribute cluster;
 };
 
-static void configure(launch_config *l, unsigned blocks, cudaStream_t stream)
+static void configure(launch_config *l, unsigned blocks, int cluster, cudaStream_t stream)
 {
     *l = launch_config{};
     l->cluster.id = cudaLaunchAttributeClusterDimension;
-    l->cluster.val.clusterDim.x = CLUSTER;
+    l->cluster.val.clusterDim.x = (unsigned)cluster;
     l->cluster.val.clusterDim.y = 1;
     l->cluster.val.clusterDim.z = 1;
     l->config.gridDim = dim3(blocks);
@@ -446,8 +447,9 @@ static void configure(launch_config *l, unsigned blocks, cudaStream_t stream)
 }
 
 /* How many clusters of the kernel fit on the GPU at once (the persistent
- * grid's size), asked once a device. */
-template <typename Kernel>
+ * grid's size), asked once a device and cluster size (every variant takes
+ * one block an SM and the same shared memory). */
+template <int CLUSTER, typename Kernel>
 static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *clusters)
 {
     static int known[64];
@@ -456,7 +458,7 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
         return cudaSuccess;
     }
     launch_config l;
-    configure(&l, (unsigned)(sms / CLUSTER * CLUSTER), 0);
+    configure(&l, (unsigned)(sms / CLUSTER * CLUSTER), CLUSTER, 0);
     cudaError_t err = cudaOccupancyMaxActiveClusters(clusters, kernel, &l.config);
     if (err != cudaSuccess)
         return err;
@@ -479,19 +481,20 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
     if (err == cudaSuccess && staged)
         err = make_c_map(&map_c, c, m, n);
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
     const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged>;
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)GEMM_TILE_WGMMA_SMEM_BYTES);
     int clusters = 0;
     if (err == cudaSuccess)
-        err = resident_clusters(kernel, device, sms, &clusters);
+        err = resident_clusters<CLUSTER>(kernel, device, sms, &clusters);
     if (err != cudaSuccess)
         return err;
-    const int64_t tiles =
-        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, BN));
+    const int64_t tiles = gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
+                                                        gemm_tile_wgmma_tiles_n(n, BN), CLUSTER);
     launch_config l;
-    configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), stream);
+    configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
     err = cudaLaunchKernelEx(&l.config, kernel, map_a, map_b, map_c, c, m, n, k, pairs);
     return err != cudaSuccess ? err : cudaGetLastError();

@@ -47,15 +47,33 @@
 /* One producer warpgroup (one thread issues the TMA copies), then the consumers. */
 #define GEMM_TILE_WGMMA_THREADS    (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
 /* Blocks a cluster: blocks on neighbouring tile rows, sharing their B tile;
- * each loads 1 / CLUSTER of it and TMA writes it into all of them (multicast),
- * so B crosses from L2 once a cluster. A probe may set it (1 or 2) with -D. */
+ * each loads 1 / cluster of it and TMA writes it into all of them (multicast),
+ * so B crosses from L2 once a cluster. The wide tile runs in clusters of
+ * GEMM_TILE_WGMMA_CLUSTER; the narrow one, for small C, alone: there the
+ * cluster's barriers at the start and the end cost more than B's second
+ * crossing (H100, the timeline probe: 6.6 against 7.9 us at 256^3, 7.7
+ * against 9.0 at 512^3, 11.2 against 11.7 at 1024^3). A probe may set
+ * either (1 or 2) with -D. */
 #ifndef GEMM_TILE_WGMMA_CLUSTER
 #define GEMM_TILE_WGMMA_CLUSTER 2
 #endif
+#ifndef GEMM_TILE_WGMMA_CLUSTER_NARROW
+#define GEMM_TILE_WGMMA_CLUSTER_NARROW 1
+#endif
+/* The cluster of a tile `bn` columns wide (a constant expression: the kernel's). */
+#define GEMM_TILE_WGMMA_CLUSTER_OF(bn)                                                             \
+    ((bn) == GEMM_TILE_WGMMA_BN ? GEMM_TILE_WGMMA_CLUSTER : GEMM_TILE_WGMMA_CLUSTER_NARROW)
+#define GEMM_TILE_WGMMA_MAX_CLUSTER                                                                \
+    (GEMM_TILE_WGMMA_CLUSTER > GEMM_TILE_WGMMA_CLUSTER_NARROW ? GEMM_TILE_WGMMA_CLUSTER            \
+                                                              : GEMM_TILE_WGMMA_CLUSTER_NARROW)
+static BF_HD int gemm_tile_wgmma_cluster(int bn)
+{
+    return GEMM_TILE_WGMMA_CLUSTER_OF(bn);
+}
 /* Rows of B a block loads for the cluster, in a tile `bn` columns wide. */
 static BF_HD int gemm_tile_wgmma_b_box_rows(int bn)
 {
-    return bn / GEMM_TILE_WGMMA_CLUSTER;
+    return bn / gemm_tile_wgmma_cluster(bn);
 }
 #ifndef GEMM_TILE_WGMMA_GROUP_M
 #define GEMM_TILE_WGMMA_GROUP_M 16 /* tile rows the grid walks down at a time */
@@ -245,26 +263,26 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     return 2 * tiles >= sms ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
 }
 
-/* Clusters take CLUSTER tiles one above the other: "cluster tiles" of
- * CLUSTER x 128 rows (the last one reaching past m when the tile rows do not
- * divide; its blocks past m read zeros and store nothing). */
-static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tiles_n)
+/* Clusters of `cluster` blocks take as many tiles one above the other:
+ * "cluster tiles" of cluster x 128 rows (the last one reaching past m when
+ * the tile rows do not divide; its blocks past m read zeros and store
+ * nothing). */
+static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tiles_n, int cluster)
 {
-    return (tiles_m + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER * tiles_n;
+    return (tiles_m + cluster - 1) / cluster * tiles_n;
 }
 /* The tile that the block of rank `rank` in its cluster computes for
  * cluster tile `index`, in the order the clusters take them (cluster c
  * takes c, c + clusters, ...): down GEMM_TILE_WGMMA_GROUP_M tile rows,
  * column after column, so that the tiles in flight share rows of A and
  * columns of B in L2. */
-static BF_HD void gemm_tile_wgmma_tile(int64_t index, int rank, int64_t tiles_m, int64_t tiles_n,
-                                       int64_t *tile_m, int64_t *tile_n)
+static BF_HD void gemm_tile_wgmma_tile(int64_t index, int rank, int cluster, int64_t tiles_m,
+                                       int64_t tiles_n, int64_t *tile_m, int64_t *tile_n)
 {
-    const int64_t rows = (tiles_m + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER;
+    const int64_t rows = (tiles_m + cluster - 1) / cluster;
     int64_t row;
-    gemm_tile_grouped_tile(index, rows, tiles_n, GEMM_TILE_WGMMA_GROUP_M / GEMM_TILE_WGMMA_CLUSTER,
-                           &row, tile_n);
-    *tile_m = row * GEMM_TILE_WGMMA_CLUSTER + rank;
+    gemm_tile_grouped_tile(index, rows, tiles_n, GEMM_TILE_WGMMA_GROUP_M / cluster, &row, tile_n);
+    *tile_m = row * cluster + rank;
 }
 
 #endif

@@ -692,8 +692,9 @@ static void test_wgmma_model(void)
                 const int bn = g ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
                 EXPECT_EQ(gemm_tile_wgmma_bn(m, n, rules[g]->sms), bn, "the tile picked");
                 const int nsites = gemm_tile_model_launch(var, m, n, k, out, rules[g], s);
-                const uint64_t tiles = (3 + GEMM_TILE_WGMMA_CLUSTER - 1) / GEMM_TILE_WGMMA_CLUSTER *
-                                       GEMM_TILE_WGMMA_CLUSTER * (uint64_t)((n + bn - 1) / bn),
+                const int cl = gemm_tile_wgmma_cluster(bn);
+                const uint64_t tiles = (uint64_t)((3 + cl - 1) / cl * cl) *
+                                       (uint64_t)((n + bn - 1) / bn),
                                ktiles = tiles * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
                                wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK,
                                boxes =
@@ -791,33 +792,37 @@ static void test_wgmma_model(void)
 
 /* The persistent grid: cluster c takes cluster tiles c, c + clusters, ...;
  * its blocks take the tiles of their rank; every tile of C once, the others
- * (past m, when the tile rows do not divide by CLUSTER) past m. */
+ * (past m, when the tile rows do not divide by the cluster) past m. Clusters
+ * of 1 and 2 blocks (the narrow and the wide tile's). */
 static void test_wgmma_order(void)
 {
     static unsigned char seen[41 * 40];
     const int64_t shapes[][2] = {{1, 1}, {3, 40}, {40, 3}, {17, 33}, {40, 40}};
-    for (int i = 0; i < 5; ++i) {
-        const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1],
-                      cluster_tiles = gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n);
-        for (int64_t clusters = 1; clusters <= 66; clusters += 65) {
-            memset(seen, 0, sizeof seen);
-            int64_t bad = 0, taken = 0;
-            for (int64_t cluster = 0; cluster < clusters; ++cluster)
-                for (int64_t t = cluster; t < cluster_tiles; t += clusters)
-                    for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank) {
-                        int64_t tm, tn;
-                        gemm_tile_wgmma_tile(t, rank, tiles_m, tiles_n, &tm, &tn);
-                        if (tm >= tiles_m && tm < tiles_m + GEMM_TILE_WGMMA_CLUSTER - 1)
-                            continue; /* past m: reads zeros, stores nothing */
-                        ++taken;
-                        bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
-                               seen[tm * tiles_n + tn]++;
-                    }
-            EXPECT(bad == 0 && taken == tiles_m * tiles_n,
-                   "%lld x %lld tiles, %lld clusters: %lld off the grid or repeated",
-                   (long long)tiles_m, (long long)tiles_n, (long long)clusters, (long long)bad);
+    for (int cl = 1; cl <= 2; ++cl)
+        for (int i = 0; i < 5; ++i) {
+            const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1],
+                          cluster_tiles = gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cl);
+            for (int64_t clusters = 1; clusters <= 66; clusters += 65) {
+                memset(seen, 0, sizeof seen);
+                int64_t bad = 0, taken = 0;
+                for (int64_t cluster = 0; cluster < clusters; ++cluster)
+                    for (int64_t t = cluster; t < cluster_tiles; t += clusters)
+                        for (int rank = 0; rank < cl; ++rank) {
+                            int64_t tm, tn;
+                            gemm_tile_wgmma_tile(t, rank, cl, tiles_m, tiles_n, &tm, &tn);
+                            if (tm >= tiles_m && tm < tiles_m + cl - 1)
+                                continue; /* past m: reads zeros, stores nothing */
+                            ++taken;
+                            bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
+                                   seen[tm * tiles_n + tn]++;
+                        }
+                EXPECT(bad == 0 && taken == tiles_m * tiles_n,
+                       "clusters of %d, %lld x %lld tiles, %lld clusters: %lld off the grid or "
+                       "repeated",
+                       cl, (long long)tiles_m, (long long)tiles_n, (long long)clusters,
+                       (long long)bad);
+            }
         }
-    }
 }
 
 /* What gemm_tile_wgmma.cu does, on the CPU, a cluster at a time: each
@@ -834,11 +839,12 @@ static void test_wgmma_order(void)
 static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emulated *e,
                               uint8_t *smem[], const int64_t tile_m[], int64_t tile_n, float *c)
 {
-    static float acc[GEMM_TILE_WGMMA_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
+    static float acc[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
+    const int cluster = gemm_tile_wgmma_cluster(bn);
     memset(acc, 0, sizeof acc);
     for (int64_t kt = 0; kt < gemm_tile_wgmma_tiles_k(e->k); ++kt) {
         const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
-        for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank) /* the producers' TMA */
+        for (int rank = 0; rank < cluster; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
                 const int rows = operand ? bn : GEMM_TILE_WGMMA_BM,
                           first = operand ? gemm_tile_wgmma_b_box_rows(bn) * rank : 0,
@@ -853,14 +859,14 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emu
                         for (int x = 0; x < 8; ++x) {
                             const int64_t gr = row0 + r, gk = kt * 64 + 8 * ch + x;
                             const uint16_t h = gr < limit && gk < e->k ? src[gr * e->k + gk] : 0;
-                            for (int to = 0; to < GEMM_TILE_WGMMA_CLUSTER; ++to)
+                            for (int to = 0; to < cluster; ++to)
                                 if (operand || to == rank)
                                     memcpy(smem[to] + tile +
                                                gemm_tile_wgmma_offset(v, rows, r, ch) + 2 * x,
                                            &h, 2);
                         }
             }
-        for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
+        for (int rank = 0; rank < cluster; ++rank)
             for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
                 for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
                     const uint64_t da = gemm_tile_wgmma_desc(
@@ -901,7 +907,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emu
                         }
                 }
     }
-    for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
+    for (int rank = 0; rank < cluster; ++rank)
         for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
             for (int box = 0; box < bn / 32; ++box) { /* as store_staged(), fp32 */
                 const uint32_t buffer = gemm_tile_wgmma_c_base(consumer, box % 2);
@@ -939,9 +945,9 @@ static void test_wgmma_emulated(void)
     static uint16_t a[300 * 200], b[300 * 200];
     static float c[300 * 300];
     static double want[300 * 300];
-    static uint8_t memory[GEMM_TILE_WGMMA_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
-    uint8_t *smem[GEMM_TILE_WGMMA_CLUSTER];
-    for (int r = 0; r < GEMM_TILE_WGMMA_CLUSTER; ++r)
+    static uint8_t memory[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
+    uint8_t *smem[GEMM_TILE_WGMMA_MAX_CLUSTER];
+    for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
         smem[r] = memory[r];
     for (int64_t i = 0; i < m * k; ++i)
         a[i] = gemm_tile_ref_random_half(21, (uint64_t)i);
@@ -955,12 +961,13 @@ static void test_wgmma_emulated(void)
                 c[i] = NAN;
             const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m),
                           tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
+            const int cl = gemm_tile_wgmma_cluster(bn);
             for (int64_t cluster = 0; cluster < clusters; ++cluster)
-                for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n);
+                for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cl);
                      t += clusters) {
-                    int64_t tm[GEMM_TILE_WGMMA_CLUSTER], tn = 0;
-                    for (int rank = 0; rank < GEMM_TILE_WGMMA_CLUSTER; ++rank)
-                        gemm_tile_wgmma_tile(t, rank, tiles_m, tiles_n, &tm[rank], &tn);
+                    int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn = 0;
+                    for (int rank = 0; rank < cl; ++rank)
+                        gemm_tile_wgmma_tile(t, rank, cl, tiles_m, tiles_n, &tm[rank], &tn);
                     emu_wgmma_cluster((enum gemm_tile_variant)v, bn, &e, smem, tm, tn, c);
                 }
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
