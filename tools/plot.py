@@ -23,9 +23,10 @@ pip install matplotlib).
       point circled in red where the summary has it behind the vendor
       (from `bankfree bench --sizes sweep --format json`)
   tools/plot.py all DIR
-      bench and lanes from DIR/bench.json and DIR/lanes.json, and sweep from
-      DIR/sweep.json where there is one, into DIR
-      (docs/results: tools/plot.py all docs/results)
+      bench, lanes and sweep from whichever of DIR/bench.json, DIR/lanes.json
+      and DIR/sweep.json there are, into DIR (a GPU's folder of docs/results:
+      tools/plot.py all docs/results/h100; the model's pictures, the same
+      on every GPU: tools/plot.py all docs/results)
 """
 import json
 import os
@@ -289,9 +290,11 @@ def draw(kind, path, out):
 
 def main(argv):
     if len(argv) == 3 and argv[1] == "all":
-        jobs = [(k, os.path.join(argv[2], k + ".json"), argv[2]) for k in ("bench", "lanes")]
-        if os.path.exists(os.path.join(argv[2], "sweep.json")):
-            jobs.append(("sweep", os.path.join(argv[2], "sweep.json"), argv[2]))
+        jobs = [(k, os.path.join(argv[2], k + ".json"), argv[2]) for k in ("bench", "lanes", "sweep")]
+        jobs = [job for job in jobs if os.path.exists(job[1])]
+        if not jobs:
+            sys.stderr.write(f"plot.py: {argv[2]}: no bench.json, lanes.json or sweep.json\n")
+            return 2
     elif len(argv) == 4 and argv[1] in ("bench", "lanes", "sweep"):
         jobs = [(argv[1], argv[2], argv[3])]
     else:
