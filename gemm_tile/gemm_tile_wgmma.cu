@@ -11,15 +11,18 @@
  * where C is too small to give every SM a wide one: gemm_tile_wgmma_bn).
  * Wide tiles come in clusters of 2 on tile rows one above the other: they
  * share the B tile, and each loads half of it, which TMA writes into both
- * (multicast); narrow ones run alone (gemm_tile_wgmma_layout.h says why). Warpgroup 0 produces: one
- * thread waits until a stage is free in both blocks, tells the stage's "full" mbarrier how many
- * bytes to expect and issues TMA copies for A (128 rows x 64 of K) and its half of B (128 columns x
- * 64 of K). Warpgroups 1 and 2 consume: each waits for a full stage, issues 4 wgmma.m64n256k16 (64
- * rows of C each, 128 fp32 accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
- * the stage it read before (in both blocks) once the wgmma that read it
- * completed, one batch left in flight. After a tile's last K step each
- * writes its 64 x 256 (or 64) of C into swizzled shared buffers that TMA
- * stores, while the producer already fills the stages with the next tile.
+ * (multicast); narrow ones run alone (gemm_tile_wgmma_layout.h says why).
+ * Warpgroup 0 produces: one thread waits until a stage is free in every
+ * block of the cluster, tells the stage's "full" mbarrier how many bytes to
+ * expect and issues TMA copies for A (128 rows x 64 of K) and its share of B
+ * (128 columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
+ * stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128 fp32
+ * accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
+ * the stage it read before (in every block of the cluster) once the wgmma
+ * that read it completed, one batch left in flight. After a tile's last K
+ * step each writes its 64 x 256 (or 64) of C into swizzled shared buffers
+ * that TMA stores, while the producer already fills the stages with the
+ * next tile.
  * The producer gives registers back (setmaxnreg) so that the consumers can
  * hold 232 each.
  *
