@@ -115,9 +115,11 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int sta
     const int slabs = gemm_tile_wgmma_slabs(variant);
     const uint32_t w = gemm_tile_wgmma_slab_bytes(variant);
     for (int s = 0; s < slabs; ++s) { /* as produce(): one box a slab of each */
-        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A], (uint64_t)GEMM_TILE_WGMMA_BM * w);
-        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B], /* into every block of the cluster */
-                        (uint64_t)gemm_tile_wgmma_b_box_rows(bn) * w * gemm_tile_wgmma_cluster(bn));
+        /* each box into every block that shares it */
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A],
+                        (uint64_t)gemm_tile_wgmma_a_box_rows(bn) * w * gemm_tile_wgmma_cn(bn));
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B],
+                        (uint64_t)gemm_tile_wgmma_b_box_rows(bn) * w * gemm_tile_wgmma_cm(bn));
     }
     for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
         for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) { /* as consume() */
@@ -174,11 +176,10 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     gemm_tile_model_wgmma_ktile(variant, bn, 0, rules, once);
     if (gemm_tile_wgmma_staged(0, n, out_bytes)) /* C from cudaMalloc: 16-byte aligned */
         gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
-    const int cluster = gemm_tile_wgmma_cluster(bn);
-    const uint64_t tiles =
-        (uint64_t)gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
-                                                gemm_tile_wgmma_tiles_n(n, bn), cluster) *
-        (uint64_t)cluster;
+    const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(
+                               gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),
+                               gemm_tile_wgmma_cm(bn), gemm_tile_wgmma_cn(bn)) *
+                           (uint64_t)gemm_tile_wgmma_cluster(bn);
     for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s) {
         const int per_tile = s == GEMM_TILE_SITE_C_STAGE || s == GEMM_TILE_SITE_C_TMA;
         bf_site_merge(&sites[s], &once[s],

@@ -35,8 +35,8 @@ enum gemm_tile_wgmma_site {
 
 /* Adds what one block does for one K tile on the wgmma path, in a tile bn
  * (256 or 64) columns wide: the
- * producer's TMA boxes (gemm_tile_wgmma_slabs of A, and as many of its
- * share of B, which TMA writes into every block of the cluster) and each
+ * producer's TMA boxes (gemm_tile_wgmma_slabs of its share of A and as
+ * many of B, each written into every block that shares the tile) and each
  * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core
  * matrices at the addresses wgmma finds through the kernel's descriptors
  * (gemm_tile_wgmma_read). */
@@ -76,8 +76,8 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
  * replayed and counted as often as they occur. wgmma: every tile and K tile
  * is alike (TMA writes whole boxes, zeros past the edges, and wgmma reads
  * whole tiles), so one K tile and one epilogue are replayed and counted as
- * often as the blocks run them: CLUSTER tiles a cluster tile (a block past
- * m runs like the others) and the epilogue through the buffers where C's
+ * often as the blocks run them: CM x CN tiles a cluster tile (a block past
+ * m or n runs like the others) and the epilogue through the buffers where C's
  * rows allow TMA (gemm_tile_wgmma_staged; C from cudaMalloc). A k the
  * launcher refuses (not a positive multiple of 8) or m, n < 1: the sites
  * with no request. Returns the number of sites. */

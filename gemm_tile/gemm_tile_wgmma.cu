@@ -11,11 +11,13 @@
  * where C is too small to give every SM a wide one: gemm_tile_wgmma_bn).
  * Wide tiles come in clusters of 2 on tile rows one above the other: they
  * share the B tile, and each loads half of it, which TMA writes into both
- * (multicast); narrow ones run alone (gemm_tile_wgmma_layout.h says why).
+ * (multicast); narrow ones run alone. Other cluster shapes (2 x 2, or
+ * narrow tiles side by side sharing A) are settings of
+ * gemm_tile_wgmma_layout.h, for a probe to compare.
  * Warpgroup 0 produces: one thread waits until a stage is free in every
  * block of the cluster, tells the stage's "full" mbarrier how many bytes to
- * expect and issues TMA copies for A (128 rows x 64 of K) and its share of B
- * (128 columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
+ * expect and issues TMA copies for its shares of A (128 rows x 64 of K) and
+ * of B (256 or 64 columns x 64 of K). Warpgroups 1 and 2 consume: each waits for a full
  * stage, issues 4 wgmma.m64n256k16 (64 rows of C each, 128 fp32
  * accumulators a thread; m64n64k16 and 32 in the narrow tile), and frees
  * the stage it read before (in every block of the cluster) once the wgmma
@@ -86,29 +88,36 @@ static __device__ __forceinline__ uint32_t bar_at(uint32_t base, int stage)
     return base + 8u * (uint32_t)stage;
 }
 
-/* What a block works on: its tiles, and where it stands in its cluster. */
+/* What a block works on: its tiles, and where it stands in its cluster
+ * (rank, and its row rm and column rn there: rank = rm + CM rn). */
 struct work {
     int64_t tiles_m, tiles_n, cluster_tiles;
-    int ktiles, rank, cluster, clusters;
+    int ktiles, rank, rm, rn, cluster, clusters;
 };
 
 /* The producer's thread: for each of the block's tiles and each K tile,
  * wait until the stage is free in every block of the cluster, then fill it:
- * one TMA box a slab of this block's A, and of its rows of B (the cluster's
- * blocks' B tile is the same), which TMA writes into every block. */
+ * one TMA box a slab of this block's rows of A and of B, each written into
+ * every block that shares the tile (its row of the cluster for A, its
+ * column for B). */
 template <int V, int BN>
 static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                uint32_t smem, barriers bars, const work &w)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     const int slabs = gemm_tile_wgmma_slabs(variant), per_slab = 8 / slabs;
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
-    const int b_row0 = gemm_tile_wgmma_b_box_rows(BN) * w.rank; /* this block's share of B */
+    constexpr int CM = GEMM_TILE_WGMMA_CM_OF(BN), CN = GEMM_TILE_WGMMA_CN_OF(BN);
+    /* this block's share of A and of B, and the blocks that take them */
+    const int a_row0 = gemm_tile_wgmma_a_box_rows(BN) * w.rn,
+              b_row0 = gemm_tile_wgmma_b_box_rows(BN) * w.rm;
+    const uint16_t a_peers = (uint16_t)gemm_tile_wgmma_a_peers(CM, CN, w.rm),
+                   b_peers = (uint16_t)gemm_tile_wgmma_b_peers(CM, w.rn);
     ring r = {0, 0};
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
-        gemm_tile_wgmma_tile(t, w.rank, CLUSTER, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
-        const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM), col0 = (int)(tile_n * BN) + b_row0;
+        gemm_tile_wgmma_tile(t, w.rm, w.rn, CM, CN, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
+        const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM) + a_row0,
+                  col0 = (int)(tile_n * BN) + b_row0;
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
@@ -118,13 +127,17 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
 #pragma unroll
             for (int s = 0; s < slabs; ++s) {
                 const int k0 = kt * GEMM_TILE_WGMMA_BK + 8 * per_slab * s, chunk = per_slab * s;
-                tma_load_2d(a + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BM, 0, chunk),
-                            map_a, k0, row0, full);
-                const uint32_t b_at = b + gemm_tile_wgmma_offset(variant, BN, b_row0, chunk);
-                if constexpr (CLUSTER == 1)
+                const uint32_t a_at = a + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BM,
+                                                                 a_row0, chunk),
+                               b_at = b + gemm_tile_wgmma_offset(variant, BN, b_row0, chunk);
+                if constexpr (CN == 1)
+                    tma_load_2d(a_at, map_a, k0, row0, full);
+                else
+                    tma_load_2d_multicast(a_at, map_a, k0, row0, full, a_peers);
+                if constexpr (CM == 1)
                     tma_load_2d(b_at, map_b, k0, col0, full);
                 else
-                    tma_load_2d_multicast(b_at, map_b, k0, col0, full, (1u << CLUSTER) - 1u);
+                    tma_load_2d_multicast(b_at, map_b, k0, col0, full, b_peers);
             }
             if (kt == 0)
                 GEMM_TILE_WGMMA_MARK(2);
@@ -275,6 +288,7 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
                                                const work &w, int consumer)
 {
     constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
+    constexpr int CM = GEMM_TILE_WGMMA_CM_OF(BN), CN = GEMM_TILE_WGMMA_CN_OF(BN);
     const int thread = (int)threadIdx.x % 128;
     float acc[BN / 2];
 #pragma unroll
@@ -283,7 +297,7 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
     ring r = {0, 0};
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
-        gemm_tile_wgmma_tile(t, w.rank, CLUSTER, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
+        gemm_tile_wgmma_tile(t, w.rm, w.rn, CM, CN, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         multiply<V, BN>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
         if (CLUSTER > 1 && t + w.clusters >= w.cluster_tiles)
             cluster_arrive(); /* the last stage freed: the others may end once C is out */
@@ -339,9 +353,12 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     work w;
     w.tiles_m = gemm_tile_wgmma_tiles_m(m);
     w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
-    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, CLUSTER);
+    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, GEMM_TILE_WGMMA_CM_OF(BN),
+                                                    GEMM_TILE_WGMMA_CN_OF(BN));
     w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
+    w.rm = GEMM_TILE_WGMMA_CM_OF(BN) == 1 ? 0 : w.rank % GEMM_TILE_WGMMA_CM_OF(BN);
+    w.rn = GEMM_TILE_WGMMA_CN_OF(BN) == 1 ? 0 : w.rank / GEMM_TILE_WGMMA_CM_OF(BN);
     w.cluster = (int)blockIdx.x / CLUSTER;
     w.clusters = (int)gridDim.x / CLUSTER;
     const int warpgroup = (int)threadIdx.x / 128;
@@ -479,7 +496,7 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     CUtensorMap map_a, map_b, map_c;
     memset(&map_c, 0, sizeof map_c); /* unused unless staged */
-    cudaError_t err = make_operand_map(&map_a, variant, a, m, k, GEMM_TILE_WGMMA_BM);
+    cudaError_t err = make_operand_map(&map_a, variant, a, m, k, gemm_tile_wgmma_a_box_rows(BN));
     if (err == cudaSuccess)
         err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
     if (err == cudaSuccess && staged)
@@ -494,8 +511,9 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         err = resident_clusters<CLUSTER>(kernel, device, sms, &clusters);
     if (err != cudaSuccess)
         return err;
-    const int64_t tiles = gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
-                                                        gemm_tile_wgmma_tiles_n(n, BN), CLUSTER);
+    const int64_t tiles =
+        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, BN),
+                                      GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN));
     launch_config l;
     configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;

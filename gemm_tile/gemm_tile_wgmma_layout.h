@@ -46,34 +46,71 @@
 #define GEMM_TILE_WGMMA_KK         (GEMM_TILE_WGMMA_BK / 16) /* k16 steps a stage */
 /* One producer warpgroup (one thread issues the TMA copies), then the consumers. */
 #define GEMM_TILE_WGMMA_THREADS    (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
-/* Blocks a cluster: blocks on neighbouring tile rows, sharing their B tile;
- * each loads 1 / cluster of it and TMA writes it into all of them (multicast),
- * so B crosses from L2 once a cluster. The wide tile runs in clusters of
- * GEMM_TILE_WGMMA_CLUSTER; the narrow one, for small C, alone: there the
- * cluster's barriers at the start and the end cost more than B's second
- * crossing (H100, the timeline probe: 6.6 against 7.9 us at 256^3, 7.7
- * against 9.0 at 512^3, 11.2 against 11.7 at 1024^3). A probe may set
- * either (1 or 2) with -D. */
-#ifndef GEMM_TILE_WGMMA_CLUSTER
-#define GEMM_TILE_WGMMA_CLUSTER 2
+/* Blocks a cluster, CM x CN: CM blocks on tile rows one above the other
+ * share their B tile, CN blocks on tile columns side by side their A tile;
+ * each block loads 1 / CM of the B tile and 1 / CN of the A tile, and TMA
+ * writes each box into every block that shares it (multicast), so an
+ * operand crosses from L2 once a cluster. The wide tile runs in clusters of
+ * 2 x 1 (B, 256 rows, is its larger operand). The narrow one runs alone:
+ * there clusters of 2 x 1 cost more in barriers at the start and the end
+ * than B's second crossing saved (H100, the timeline probe: 6.6 against 7.9
+ * us at 256^3, 7.7 against 9.0 at 512^3, 11.2 against 11.7 at 1024^3);
+ * 1 x 2, which shares its larger operand A, and 2 x 2 are for
+ * probes/clusters.sh to measure. A probe sets any of the four with -D (1 or
+ * 2 each). */
+#ifndef GEMM_TILE_WGMMA_WIDE_CM
+#define GEMM_TILE_WGMMA_WIDE_CM 2
 #endif
-#ifndef GEMM_TILE_WGMMA_CLUSTER_NARROW
-#define GEMM_TILE_WGMMA_CLUSTER_NARROW 1
+#ifndef GEMM_TILE_WGMMA_WIDE_CN
+#define GEMM_TILE_WGMMA_WIDE_CN 1
 #endif
-/* The cluster of a tile `bn` columns wide (a constant expression: the kernel's). */
-#define GEMM_TILE_WGMMA_CLUSTER_OF(bn)                                                             \
-    ((bn) == GEMM_TILE_WGMMA_BN ? GEMM_TILE_WGMMA_CLUSTER : GEMM_TILE_WGMMA_CLUSTER_NARROW)
-#define GEMM_TILE_WGMMA_MAX_CLUSTER                                                                \
-    (GEMM_TILE_WGMMA_CLUSTER > GEMM_TILE_WGMMA_CLUSTER_NARROW ? GEMM_TILE_WGMMA_CLUSTER            \
-                                                              : GEMM_TILE_WGMMA_CLUSTER_NARROW)
+#ifndef GEMM_TILE_WGMMA_NARROW_CM
+#define GEMM_TILE_WGMMA_NARROW_CM 1
+#endif
+#ifndef GEMM_TILE_WGMMA_NARROW_CN
+#define GEMM_TILE_WGMMA_NARROW_CN 1
+#endif
+/* The cluster's shape for a tile `bn` columns wide (constant expressions: the kernel's). */
+#define GEMM_TILE_WGMMA_CM_OF(bn)                                                                  \
+    ((bn) == GEMM_TILE_WGMMA_BN ? GEMM_TILE_WGMMA_WIDE_CM : GEMM_TILE_WGMMA_NARROW_CM)
+#define GEMM_TILE_WGMMA_CN_OF(bn)                                                                  \
+    ((bn) == GEMM_TILE_WGMMA_BN ? GEMM_TILE_WGMMA_WIDE_CN : GEMM_TILE_WGMMA_NARROW_CN)
+#define GEMM_TILE_WGMMA_CLUSTER_OF(bn) (GEMM_TILE_WGMMA_CM_OF(bn) * GEMM_TILE_WGMMA_CN_OF(bn))
+#define GEMM_TILE_WGMMA_MAX_CLUSTER    4 /* 2 x 2 */
+static BF_HD int gemm_tile_wgmma_cm(int bn)
+{
+    return GEMM_TILE_WGMMA_CM_OF(bn);
+}
+static BF_HD int gemm_tile_wgmma_cn(int bn)
+{
+    return GEMM_TILE_WGMMA_CN_OF(bn);
+}
 static BF_HD int gemm_tile_wgmma_cluster(int bn)
 {
     return GEMM_TILE_WGMMA_CLUSTER_OF(bn);
 }
-/* Rows of B a block loads for the cluster, in a tile `bn` columns wide. */
+/* Rows of A and of B a block loads for its cluster, in a tile `bn` wide. */
+static BF_HD int gemm_tile_wgmma_a_box_rows(int bn)
+{
+    return GEMM_TILE_WGMMA_BM / gemm_tile_wgmma_cn(bn);
+}
 static BF_HD int gemm_tile_wgmma_b_box_rows(int bn)
 {
-    return bn / gemm_tile_wgmma_cluster(bn);
+    return bn / gemm_tile_wgmma_cm(bn);
+}
+/* Block `rank` of a CM x CN cluster sits at row rm = rank % CM, column rn
+ * = rank / CM. The blocks that share its A tile (its row), and its B tile
+ * (its column), as a mask of ranks: where TMA writes its boxes. */
+static BF_HD uint32_t gemm_tile_wgmma_a_peers(int cm, int cn, int rm)
+{
+    uint32_t mask = 0;
+    for (int j = 0; j < cn; ++j)
+        mask |= 1u << (rm + cm * j);
+    return mask;
+}
+static BF_HD uint32_t gemm_tile_wgmma_b_peers(int cm, int rn)
+{
+    return ((1u << cm) - 1u) << (rn * cm);
 }
 #ifndef GEMM_TILE_WGMMA_GROUP_M
 #define GEMM_TILE_WGMMA_GROUP_M 16 /* tile rows the grid walks down at a time */
@@ -263,26 +300,28 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     return 2 * tiles >= sms ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
 }
 
-/* Clusters of `cluster` blocks take as many tiles one above the other:
- * "cluster tiles" of cluster x 128 rows (the last one reaching past m when
- * the tile rows do not divide; its blocks past m read zeros and store
+/* Clusters of CM x CN blocks take as many tiles: "cluster tiles" of CM x
+ * 128 rows and CN x bn columns (the last ones reaching past m or n when
+ * the tiles do not divide; their blocks past the edge read zeros and store
  * nothing). */
-static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tiles_n, int cluster)
+static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tiles_n, int cm, int cn)
 {
-    return (tiles_m + cluster - 1) / cluster * tiles_n;
+    return (tiles_m + cm - 1) / cm * ((tiles_n + cn - 1) / cn);
 }
-/* The tile that the block of rank `rank` in its cluster computes for
- * cluster tile `index`, in the order the clusters take them (cluster c
- * takes c, c + clusters, ...): down GEMM_TILE_WGMMA_GROUP_M tile rows,
- * column after column, so that the tiles in flight share rows of A and
- * columns of B in L2. */
-static BF_HD void gemm_tile_wgmma_tile(int64_t index, int rank, int cluster, int64_t tiles_m,
-                                       int64_t tiles_n, int64_t *tile_m, int64_t *tile_n)
+/* The tile that the block at row rm, column rn of its cluster (rank rm +
+ * CM rn) computes for cluster tile `index`, in the order the clusters take
+ * them (cluster c takes c, c + clusters, ...): down
+ * GEMM_TILE_WGMMA_GROUP_M tile rows, column after column, so that the
+ * tiles in flight share rows of A and columns of B in L2. */
+static BF_HD void gemm_tile_wgmma_tile(int64_t index, int rm, int rn, int cm, int cn,
+                                       int64_t tiles_m, int64_t tiles_n, int64_t *tile_m,
+                                       int64_t *tile_n)
 {
-    const int64_t rows = (tiles_m + cluster - 1) / cluster;
-    int64_t row;
-    gemm_tile_grouped_tile(index, rows, tiles_n, GEMM_TILE_WGMMA_GROUP_M / cluster, &row, tile_n);
-    *tile_m = row * cluster + rank;
+    int64_t row, col;
+    gemm_tile_grouped_tile(index, (tiles_m + cm - 1) / cm, (tiles_n + cn - 1) / cn,
+                           GEMM_TILE_WGMMA_GROUP_M / cm, &row, &col);
+    *tile_m = row * cm + rm;
+    *tile_n = col * cn + rn;
 }
 
 #endif

@@ -675,9 +675,10 @@ static void test_wgmma_descriptors(void)
  * boxes, 8-byte stores of 2 wavefronts; fp16: bn / 64 boxes, 4 bytes, 1
  * wavefront; bn stores a warp in all) and TMA stores each box. A launch:
  * every block of every cluster tile, K tile by K tile. 300 x 600 x 200: 3
- * tile rows, clusters of 2 along M run 2 cluster tile rows (one past m), 4
- * K tiles; on 132 SMs the narrow tile (10 tile columns: 40 tiles), on 2
- * SMs the wide one (3: 12 tiles). */
+ * tile rows, 4 K tiles; on 132 SMs the narrow tile (10 tile columns, in
+ * clusters of GEMM_TILE_WGMMA_NARROW_CM x _CN: 30 tiles at 1 x 2), on 2
+ * SMs the wide one (3 tile columns; clusters of 2 along M run 2 cluster
+ * tile rows, one past m: 12 tiles). */
 static void test_wgmma_model(void)
 {
     struct bf_bank_rules two = bf_rules_sm90;
@@ -692,9 +693,9 @@ static void test_wgmma_model(void)
                 const int bn = g ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
                 EXPECT_EQ(gemm_tile_wgmma_bn(m, n, rules[g]->sms), bn, "the tile picked");
                 const int nsites = gemm_tile_model_launch(var, m, n, k, out, rules[g], s);
-                const int cl = gemm_tile_wgmma_cluster(bn);
-                const uint64_t tiles = (uint64_t)((3 + cl - 1) / cl * cl) *
-                                       (uint64_t)((n + bn - 1) / bn),
+                const int cm = gemm_tile_wgmma_cm(bn), cn = gemm_tile_wgmma_cn(bn);
+                const uint64_t tiles = (uint64_t)((3 + cm - 1) / cm * cm) *
+                                       (uint64_t)(((n + bn - 1) / bn + cn - 1) / cn * cn),
                                ktiles = tiles * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
                                wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK,
                                boxes =
@@ -792,66 +793,82 @@ static void test_wgmma_model(void)
 
 /* The persistent grid: cluster c takes cluster tiles c, c + clusters, ...;
  * its blocks take the tiles of their rank; every tile of C once, the others
- * (past m, when the tile rows do not divide by the cluster) past m. Clusters
- * of 1 and 2 blocks (the narrow and the wide tile's). */
+ * (past m or n, when the tiles do not divide by the cluster) past the edge.
+ * Clusters of 1 x 1, 2 x 1, 1 x 2 and 2 x 2 blocks; and the peers each
+ * block's boxes go to: its row of the cluster for A, its column for B. */
 static void test_wgmma_order(void)
 {
-    static unsigned char seen[41 * 40];
+    static unsigned char seen[41 * 41];
     const int64_t shapes[][2] = {{1, 1}, {3, 40}, {40, 3}, {17, 33}, {40, 40}};
-    for (int cl = 1; cl <= 2; ++cl)
-        for (int i = 0; i < 5; ++i) {
-            const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1],
-                          cluster_tiles = gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cl);
-            for (int64_t clusters = 1; clusters <= 66; clusters += 65) {
-                memset(seen, 0, sizeof seen);
-                int64_t bad = 0, taken = 0;
-                for (int64_t cluster = 0; cluster < clusters; ++cluster)
-                    for (int64_t t = cluster; t < cluster_tiles; t += clusters)
-                        for (int rank = 0; rank < cl; ++rank) {
-                            int64_t tm, tn;
-                            gemm_tile_wgmma_tile(t, rank, cl, tiles_m, tiles_n, &tm, &tn);
-                            if (tm >= tiles_m && tm < tiles_m + cl - 1)
-                                continue; /* past m: reads zeros, stores nothing */
-                            ++taken;
-                            bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
-                                   seen[tm * tiles_n + tn]++;
-                        }
-                EXPECT(bad == 0 && taken == tiles_m * tiles_n,
-                       "clusters of %d, %lld x %lld tiles, %lld clusters: %lld off the grid or "
-                       "repeated",
-                       cl, (long long)tiles_m, (long long)tiles_n, (long long)clusters,
-                       (long long)bad);
+    for (int cm = 1; cm <= 2; ++cm)
+        for (int cn = 1; cn <= 2; ++cn)
+            for (int i = 0; i < 5; ++i) {
+                const int64_t tiles_m = shapes[i][0], tiles_n = shapes[i][1],
+                              cluster_tiles =
+                                  gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn);
+                for (int64_t clusters = 1; clusters <= 66; clusters += 65) {
+                    memset(seen, 0, sizeof seen);
+                    int64_t bad = 0, taken = 0;
+                    for (int64_t cluster = 0; cluster < clusters; ++cluster)
+                        for (int64_t t = cluster; t < cluster_tiles; t += clusters)
+                            for (int rank = 0; rank < cm * cn; ++rank) {
+                                int64_t tm, tn;
+                                gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m,
+                                                     tiles_n, &tm, &tn);
+                                if ((tm >= tiles_m && tm < tiles_m + cm - 1) ||
+                                    (tn >= tiles_n && tn < tiles_n + cn - 1))
+                                    continue; /* past m or n: reads zeros, stores nothing */
+                                ++taken;
+                                bad += tm < 0 || tm >= tiles_m || tn < 0 || tn >= tiles_n ||
+                                       seen[tm * tiles_n + tn]++;
+                            }
+                    EXPECT(bad == 0 && taken == tiles_m * tiles_n,
+                           "clusters of %d x %d, %lld x %lld tiles, %lld clusters: %lld off the "
+                           "grid or repeated",
+                           cm, cn, (long long)tiles_m, (long long)tiles_n, (long long)clusters,
+                           (long long)bad);
+                }
             }
-        }
+    /* 2 x 2: ranks 0 1 / 2 3 as columns (rank % 2 the row): A goes along
+     * the row, B down the column */
+    EXPECT(gemm_tile_wgmma_a_peers(2, 2, 0) == 0x5 && gemm_tile_wgmma_a_peers(2, 2, 1) == 0xa &&
+               gemm_tile_wgmma_b_peers(2, 0) == 0x3 && gemm_tile_wgmma_b_peers(2, 1) == 0xc &&
+               gemm_tile_wgmma_a_peers(1, 2, 0) == 0x3 && gemm_tile_wgmma_b_peers(1, 1) == 0x2 &&
+               gemm_tile_wgmma_a_peers(2, 1, 1) == 0x2 && gemm_tile_wgmma_b_peers(2, 0) == 0x3,
+           "the peers of a block's A and B boxes");
 }
 
 /* What gemm_tile_wgmma.cu does, on the CPU, a cluster at a time: each
- * block's TMA boxes land at gemm_tile_wgmma_offset, its A in its own shared
- * memory and its share of B in every block's (zeros past the edges of A and
- * B); each consumer's wgmma reads A and B through the kernel's descriptors
+ * block's TMA boxes (its shares of A and of B) land at
+ * gemm_tile_wgmma_offset in every block that shares the tile (zeros past
+ * the edges of A and B); each consumer's wgmma reads A and B through the kernel's descriptors
  * (gemm_tile_wgmma_read, the PTX ISA's canonical layouts) into thread t's
  * accumulators d[4 j + e] (row 16 (t / 32) + (t % 32) / 4 + 8 (e / 2),
  * column 8 j + 2 (t % 4) + e % 2); the epilogue writes them into the
  * staging buffer at gemm_tile_wgmma_c_offset, box by box, and TMA's store
  * copies each box to C, clipped at its edges. If a layout, a descriptor,
- * the fragment order, the cluster's share of B or the staging were wrong,
+ * the fragment order, the cluster's shares or the staging were wrong,
  * C would be. */
-static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emulated *e,
-                              uint8_t *smem[], const int64_t tile_m[], int64_t tile_n, float *c)
+static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
+                              const struct emulated *e, uint8_t *smem[], const int64_t tile_m[],
+                              const int64_t tile_n[], float *c)
 {
     static float acc[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
-    const int cluster = gemm_tile_wgmma_cluster(bn);
+    const int cluster = cm * cn;
     memset(acc, 0, sizeof acc);
     for (int64_t kt = 0; kt < gemm_tile_wgmma_tiles_k(e->k); ++kt) {
         const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
         for (int rank = 0; rank < cluster; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
                 const int rows = operand ? bn : GEMM_TILE_WGMMA_BM,
-                          first = operand ? gemm_tile_wgmma_b_box_rows(bn) * rank : 0,
-                          count = operand ? gemm_tile_wgmma_b_box_rows(bn) : GEMM_TILE_WGMMA_BM;
+                          count = operand ? bn / cm : GEMM_TILE_WGMMA_BM / cn,
+                          first = count * (operand ? rank % cm : rank / cm);
+                const uint32_t peers = operand ? gemm_tile_wgmma_b_peers(cm, rank / cm)
+                                               : gemm_tile_wgmma_a_peers(cm, cn, rank % cm);
                 const uint32_t tile =
                     operand ? gemm_tile_wgmma_b_base(stage, bn) : gemm_tile_wgmma_a_base(stage, bn);
-                const int64_t row0 = operand ? tile_n * bn : tile_m[rank] * GEMM_TILE_WGMMA_BM;
+                const int64_t row0 =
+                    operand ? tile_n[rank] * bn : tile_m[rank] * GEMM_TILE_WGMMA_BM;
                 const int64_t limit = operand ? e->n : e->m;
                 const uint16_t *src = operand ? e->b : e->a;
                 for (int r = first; r < first + count; ++r)
@@ -860,7 +877,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emu
                             const int64_t gr = row0 + r, gk = kt * 64 + 8 * ch + x;
                             const uint16_t h = gr < limit && gk < e->k ? src[gr * e->k + gk] : 0;
                             for (int to = 0; to < cluster; ++to)
-                                if (operand || to == rank)
+                                if (peers >> to & 1u)
                                     memcpy(smem[to] + tile +
                                                gemm_tile_wgmma_offset(v, rows, r, ch) + 2 * x,
                                            &h, 2);
@@ -926,7 +943,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emu
                     }
                 const int64_t row0 =
                                   tile_m[rank] * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
-                              col0 = tile_n * bn + 32 * box;
+                              col0 = tile_n[rank] * bn + 32 * box;
                 for (int r = 0; r < 64; ++r) /* TMA's store of the box, clipped */
                     for (int x = 0; x < 32; ++x)
                         if (row0 + r < e->m && col0 + x < e->n)
@@ -937,8 +954,11 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, const struct emu
             }
 }
 
-/* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows,
- * a partial K tile) on 2 clusters, so that clusters take two cluster tiles. */
+/* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows
+ * and of narrow tile columns, a partial K tile) on 2 clusters, so that
+ * clusters take two cluster tiles; each tile width in clusters of 1 x 1,
+ * 2 x 1, 1 x 2 and 2 x 2 (the kernel's shapes are settings of
+ * gemm_tile_wgmma_layout.h; a probe compares them). */
 static void test_wgmma_emulated(void)
 {
     const int64_t m = 300, n = 300, k = 200, clusters = 2;
@@ -955,25 +975,28 @@ static void test_wgmma_emulated(void)
         b[i] = gemm_tile_ref_random_half(22, (uint64_t)i);
     gemm_tile_ref(want, a, b, m, n, k);
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
-        for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn *= 4) {
+        for (int shape = 0; shape < 8; ++shape) {
+            const int bn = shape < 4 ? GEMM_TILE_WGMMA_BN_NARROW : GEMM_TILE_WGMMA_BN,
+                      cm = 1 + shape % 2, cn = 1 + shape / 2 % 2;
             const struct emulated e = {NULL, a, b, m, n, k};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
             const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m),
                           tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
-            const int cl = gemm_tile_wgmma_cluster(bn);
             for (int64_t cluster = 0; cluster < clusters; ++cluster)
-                for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cl);
-                     t += clusters) {
-                    int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn = 0;
-                    for (int rank = 0; rank < cl; ++rank)
-                        gemm_tile_wgmma_tile(t, rank, cl, tiles_m, tiles_n, &tm[rank], &tn);
-                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, &e, smem, tm, tn, c);
+                for (int64_t t = cluster;
+                     t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn); t += clusters) {
+                    int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn[GEMM_TILE_WGMMA_MAX_CLUSTER];
+                    for (int rank = 0; rank < cm * cn; ++rank)
+                        gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m, tiles_n,
+                                             &tm[rank], &tn[rank]);
+                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, tm, tn, c);
                 }
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
             EXPECT(err < 1e-6,
-                   "%s, bn %d: the emulated wgmma kernel's C is off the reference: relative L2 %g",
-                   names[v], bn, err);
+                   "%s, bn %d, clusters of %d x %d: the emulated wgmma kernel's C is off the "
+                   "reference: relative L2 %g",
+                   names[v], bn, cm, cn, err);
         }
 }
 

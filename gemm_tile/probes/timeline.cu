@@ -6,14 +6,20 @@
  * allocation, off TMA's 16-byte rule, so the kernel stores its pairs itself
  * (no staging buffer, barriers or bulk stores); --warm leaves L2 as the last
  * rep left it (code and operands cached), to see what the flush costs.
- * Compile with -gencode=arch=compute_90a,code=sm_90a.
+ * cublasGemmEx (the bench's TN call, fp32 C) is timed the same way, its reps
+ * interleaved with ours, for a same-run ratio. Compile with
+ * -gencode=arch=compute_90a,code=sm_90a and link cuBLAS; -D settings of
+ * gemm_tile_wgmma_layout.h (the clusters' shapes) make variants to compare.
  *   timeline [--direct] [--warm] [M N K ...]   (default: 256 ... 2048 cubed) */
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include <cublas_v2.h>
 
 #define TIMELINE_BLOCKS 1024
 __device__ unsigned long long timeline[TIMELINE_BLOCKS][8];
@@ -44,6 +50,21 @@ static double median(std::vector<double> v)
 }
 
 static int direct, warm;
+static cublasHandle_t cublas;
+
+/* cuBLAS's C = A B as the bench calls it (gemm_tile_suite.c: the TN GEMM). */
+static void cublas_gemm(float *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
+                        int64_t k)
+{
+    const float one = 1.0f, zero = 0.0f;
+    if (cublasGemmEx(cublas, CUBLAS_OP_T, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, b, CUDA_R_16F,
+                     (int)k, a, CUDA_R_16F, (int)k, &zero, c, CUDA_R_32F, (int)n,
+                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasGemmEx failed\n");
+        exit(1);
+    }
+    CHECK(cudaGetLastError());
+}
 
 static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes)
 {
@@ -62,7 +83,7 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
     CHECK(cudaEventCreate(&stop));
     const int reps = 30;
     std::vector<std::vector<double>> at(8);
-    std::vector<double> times;
+    std::vector<double> times, cublas_times;
     static unsigned long long stamps[TIMELINE_BLOCKS][8], zeros[TIMELINE_BLOCKS][8];
     int blocks = 0;
     for (int rep = -3; rep < reps; ++rep) {
@@ -73,11 +94,19 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
         CHECK(gemm_tile_wgmma_launch(GEMM_TILE_WGMMA_SW128, c + 2 * direct, 0, a, b, m, n, k, 0));
         CHECK(cudaEventRecord(stop));
         CHECK(cudaEventSynchronize(stop));
+        float ms, cublas_ms;
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (!warm)
+            CHECK(cudaMemset(flush, rep & 0xff, flush_bytes));
+        CHECK(cudaEventRecord(start));
+        cublas_gemm(c, a, b, m, n, k);
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        CHECK(cudaEventElapsedTime(&cublas_ms, start, stop));
         if (rep < 0)
             continue;
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
         times.push_back(1e6 * ms);
+        cublas_times.push_back(1e6 * cublas_ms);
         CHECK(cudaMemcpyFromSymbol(stamps, timeline, sizeof stamps));
         unsigned long long first = ~0ull;
         blocks = 0;
@@ -91,9 +120,29 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
             at[p].push_back(median(d));
         }
     }
-    printf("%lldx%lldx%lld: %d blocks, event time %.0f ns (median of %d reps, %s, C %s)\n",
-           (long long)m, (long long)n, (long long)k, blocks, median(times), reps,
-           warm ? "L2 warm" : "L2 flushed", direct ? "stored directly" : "staged for TMA");
+    /* Ours against cuBLAS's C, once: a probe of a wrong kernel times nothing. */
+    const size_t cn = (size_t)(m * n);
+    std::vector<float> ours(cn), theirs(cn);
+    CHECK(cudaMemset(c, 0xff, cn * 4 + 8));
+    CHECK(gemm_tile_wgmma_launch(GEMM_TILE_WGMMA_SW128, c + 2 * direct, 0, a, b, m, n, k, 0));
+    CHECK(cudaMemcpy(ours.data(), c + 2 * direct, cn * 4, cudaMemcpyDeviceToHost));
+    cublas_gemm(c, a, b, m, n, k);
+    CHECK(cudaMemcpy(theirs.data(), c, cn * 4, cudaMemcpyDeviceToHost));
+    double worst = 0;
+    for (size_t i = 0; i < cn; ++i) {
+        const double d = fabs((double)ours[i] - theirs[i]) / (fabs((double)theirs[i]) + 1e-3);
+        worst = d > worst || d != d ? d : worst;
+    }
+    if (!(worst < 1e-3)) {
+        printf("%lldx%lldx%lld: C WRONG (worst relative difference to cuBLAS %g)\n", (long long)m,
+               (long long)n, (long long)k, worst);
+        exit(1);
+    }
+    printf("%lldx%lldx%lld: %d blocks, event time %.0f ns, cublasGemmEx %.0f ns (ratio %.3f; "
+           "medians of %d reps, %s, C %s)\n",
+           (long long)m, (long long)n, (long long)k, blocks, median(times), median(cublas_times),
+           median(cublas_times) / median(times), reps, warm ? "L2 warm" : "L2 flushed",
+           direct ? "stored directly" : "staged for TMA");
     for (int p = 0; p < 8; ++p)
         printf("  %-30s %7.0f ns\n", points[p], median(at[p]));
     CHECK(cudaFree(a));
@@ -106,6 +155,10 @@ int main(int argc, char **argv)
     const size_t flush_bytes = 256u << 20;
     void *flush;
     CHECK(cudaMalloc(&flush, flush_bytes));
+    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasCreate failed\n");
+        return 1;
+    }
     int first = 1;
     for (; first < argc && argv[first][0] == '-'; ++first) {
         direct |= strcmp(argv[first], "--direct") == 0;
@@ -118,6 +171,7 @@ int main(int argc, char **argv)
         for (int64_t s = 256; s <= 2048; s *= 2)
             run(s, s, s, flush, flush_bytes);
     }
+    cublasDestroy(cublas);
     CHECK(cudaFree(flush));
     return 0;
 }
