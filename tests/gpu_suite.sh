@@ -2,7 +2,8 @@
 # Everything that needs the GPU, in one go: configure and build from scratch,
 # ctest -L gpu (and as if the GPU had 16 GiB), -L sanitize, -L hw, the
 # benchmark, and the example consumer built against the installed package.
-# Logs and tables go to $OUT (default ./out); a short summary is printed last.
+# Logs go to $OUT (default ./out) as logs.tgz, beside summary.txt, machine.txt
+# and the bench's table; a short summary is printed last.
 # Without a GPU it stops at once (nvidia-smi finds none), or after the build
 # with the runner's one line.
 #   sh tests/gpu_suite.sh [extra bankfree bench arguments]
@@ -93,6 +94,12 @@ if has example; then
     fi
     rm -rf "$prefix"
 fi
+
+# The device tool brings back at most 8 files of $OUT: the logs go as one
+# archive beside the summary and the bench's table.
+(cd "$out" && find . -maxdepth 1 -type f \( -name '*.log' -o -name '*.txt' -o -name '*.err' \) \
+    ! -name summary.txt -print | sed 's|^\./||' | tar czf logs.tgz -T - &&
+    find . -maxdepth 1 -type f \( -name '*.log' -o -name '*.err' \) -delete)
 
 if [ -f "$out/bench.md" ]; then
     echo
