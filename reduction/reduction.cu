@@ -5,6 +5,8 @@
  *
  * int32 sums run as uint32_t, whose additions wrap modulo 2^32 by definition
  * (signed overflow would be undefined); the bits are those of int32. */
+#include <atomic>
+
 #include "reduction/reduction.h"
 #include "reduction/reduction_layout.h"
 
@@ -80,6 +82,13 @@ template <typename T>
 __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
     reduction_tuned(T *__restrict__ out, const T *__restrict__ in, int64_t n, int64_t chunk)
 {
+#if __CUDA_ARCH__ >= 900
+    /* Programmatic dependent launch (launch_tuned): let the next pass launch
+     * now; it waits here until this pass has finished and its sums are
+     * visible. In a pass launched the usual way the wait returns at once. */
+    cudaTriggerProgrammaticLaunchCompletion();
+    cudaGridDependencySynchronize();
+#endif
     __shared__ T warp_sums[REDUCTION_TUNED_WARPS];
     const int tid = threadIdx.x;
     const int64_t lo = (int64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
@@ -144,6 +153,49 @@ extern "C" size_t reduction_workspace_bytes(enum reduction_variant variant, int6
     return elements * 4; /* fp32 and int32 alike */
 }
 
+/* Whether the current device has programmatic dependent launch (compute
+ * capability 9.0 and up), asked once a device. */
+static cudaError_t dependent_launch_here(bool *here)
+{
+    static std::atomic<int> known[64]; /* 0: not asked yet, 1: no, 2: yes */
+    int device = 0, major = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess)
+        return err;
+    const bool cached = device >= 0 && device < 64;
+    if (cached && known[device].load(std::memory_order_relaxed) != 0) {
+        *here = known[device].load(std::memory_order_relaxed) == 2;
+        return cudaSuccess;
+    }
+    err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (err != cudaSuccess)
+        return err;
+    *here = major >= 9;
+    if (cached)
+        known[device].store(*here ? 2 : 1, std::memory_order_relaxed);
+    return cudaSuccess;
+}
+
+/* A pass of the tuned sum. A pass after the first is launched as the
+ * dependent of the one before, where the device has it: its launch is under
+ * way while that one still reads, and its one block waits in reduction_tuned
+ * for that pass's sums. The order of the additions is the same either way. */
+template <typename T>
+static cudaError_t launch_tuned(T *out, const T *in, const struct reduction_pass *pass,
+                                bool dependent, cudaStream_t stream)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)pass->blocks);
+    config.blockDim = dim3(REDUCTION_TUNED_THREADS);
+    config.stream = stream;
+    config.attrs = &attr;
+    config.numAttrs = dependent ? 1 : 0;
+    return cudaLaunchKernelEx(&config, reduction_tuned<T>, out, in, pass->n, pass->chunk);
+}
+
 /* Pass p reads the previous pass's partial sums and writes its own after
  * them in the workspace; the last pass writes the result. */
 template <typename T>
@@ -161,11 +213,18 @@ static cudaError_t sum(enum reduction_variant variant, T *out, const T *in, int6
     const int passes = reduction_plan(variant, n, pass);
     if (pass[passes - 1].blocks != 1 || pass[0].blocks > INT32_MAX)
         return cudaErrorInvalidValue; /* more passes or blocks than a launch can have */
+    bool dependent = false;
+    if (variant == REDUCTION_TUNED && passes > 1) {
+        cudaError_t err = dependent_launch_here(&dependent);
+        if (err != cudaSuccess)
+            return err;
+    }
     const T *src = in;
     T *partial = (T *)workspace;
     for (int p = 0; p < passes; ++p) {
         T *dst = p + 1 == passes ? out : partial;
         const unsigned blocks = (unsigned)pass[p].blocks;
+        cudaError_t err = cudaSuccess;
         switch (variant) {
         case REDUCTION_INTERLEAVED:
             reduction_interleaved<T>
@@ -176,11 +235,11 @@ static cudaError_t sum(enum reduction_variant variant, T *out, const T *in, int6
                 <<<blocks, REDUCTION_TREE_THREADS, 0, stream>>>(dst, src, pass[p].n);
             break;
         default:
-            reduction_tuned<T><<<blocks, REDUCTION_TUNED_THREADS, 0, stream>>>(dst, src, pass[p].n,
-                                                                               pass[p].chunk);
+            err = launch_tuned(dst, src, &pass[p], dependent && p > 0, stream);
             break;
         }
-        cudaError_t err = cudaGetLastError();
+        if (err == cudaSuccess)
+            err = cudaGetLastError();
         if (err != cudaSuccess)
             return err;
         src = dst;
