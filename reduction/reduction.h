@@ -28,7 +28,7 @@ extern "C" {
 enum reduction_variant {
     REDUCTION_INTERLEAVED, /* tree with index = 2*s*tid: 2, 4, ... 32-way bank conflicts */
     REDUCTION_SEQUENTIAL,  /* tree with index = tid, partner tid + s: conflict-free */
-    REDUCTION_TUNED,       /* 16-byte loads, 16 elements a thread, warp shuffles */
+    REDUCTION_TUNED,       /* 16-byte loads, up to 16 elements a thread, warp shuffles */
     REDUCTION_VARIANTS
 };
 

@@ -25,22 +25,25 @@ static const struct bf_variant variants[REDUCTION_VARIANTS] = {
                                "tree, index = 2*s*tid: 2- to 32-way conflicts (Harris 2)"},
     [REDUCTION_SEQUENTIAL] = {"sequential", "tree, index = tid, partner tid + s: conflict-free "
                                             "(Harris 3)"},
-    [REDUCTION_TUNED] = {"tuned",
-                         "16-byte loads, 16 elements a thread, shuffles: at the bandwidth limit"},
+    [REDUCTION_TUNED] =
+        {"tuned", "16-byte loads, up to 16 elements a thread, shuffles: at the bandwidth limit"},
 };
 
 enum { TYPE_F32, TYPE_I32 };
 static const char *const types[] = {[TYPE_F32] = "f32", [TYPE_I32] = "i32"};
 
-/* Every edge: empty, one element, a warp and a block either side, a chunk of
- * the tuned kernel either side, primes, past 2^24 (where fp32 stops counting
- * exactly) and past 2^31 elements (64-bit indexing; 8.6 GB). The input starts
- * n % 4 elements past a 16-byte boundary, so these sizes cover all four. */
+/* Every edge: empty, one element, a warp and a block either side, one block
+ * of the tuned kernel either side, each of its chunks (2048 from 8193, 4096
+ * past 2^18, 8192 past 2^19: reduction_tuned_chunk), primes, past 2^24 (where
+ * fp32 stops counting exactly) and past 2^31 elements (64-bit indexing; 8.6
+ * GB). The input starts n % 4 elements past a 16-byte boundary, so these
+ * sizes cover all four. */
 static const struct bf_size test_sizes[] = {
-    {1, {0}},        {1, {1}},        {1, {2}},         {1, {3}},         {1, {31}},
-    {1, {32}},       {1, {33}},       {1, {1023}},      {1, {1024}},      {1, {1025}},
-    {1, {8191}},     {1, {8192}},     {1, {8193}},      {1, {1048573}},   {1, {1048576}},
-    {1, {16777259}}, {1, {33554432}}, {1, {268435399}}, {1, {268435456}}, {1, {2147483659}},
+    {1, {0}},          {1, {1}},        {1, {2}},        {1, {3}},         {1, {31}},
+    {1, {32}},         {1, {33}},       {1, {1023}},     {1, {1024}},      {1, {1025}},
+    {1, {8191}},       {1, {8192}},     {1, {8193}},     {1, {262147}},    {1, {1048573}},
+    {1, {1048576}},    {1, {16777259}}, {1, {33554432}}, {1, {268435399}}, {1, {268435456}},
+    {1, {2147483659}},
 };
 
 /* For the sanitizers, which run each kernel 10-100x slower. */

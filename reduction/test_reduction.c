@@ -190,6 +190,42 @@ static void test_plans(void)
      * of 512 threads over 32768 partial sums, 16 a thread (4 loads). */
     EXPECT_EQ(reduction_depth(REDUCTION_TUNED, INT64_C(1) << 28), (2 + 4 + 9) + (2 + 16 + 9),
               "tuned depth at 2^28");
+    /* 2^16: 32 chunks of 2048, one load a thread, then one block over 32. */
+    EXPECT_EQ(reduction_depth(REDUCTION_TUNED, INT64_C(1) << 16), (2 + 1 + 9) + (2 + 1 + 9),
+              "tuned depth at 2^16");
+}
+
+/* The tuned sum's first pass: chunks of 8192, but below 128 of them chunks of
+ * 4096 or 2048 (whole 16-byte loads for every thread), as many blocks as
+ * that makes up to 128; one block up to 8192 elements. */
+static void test_tuned_chunks(void)
+{
+    const struct {
+        int64_t n, chunk, blocks;
+    } want[] = {
+        {1, 8192, 1},         {8192, 8192, 1},
+        {8193, 2048, 5},      {1 << 14, 2048, 8},
+        {1 << 16, 2048, 32},  {100003, 2048, 49},
+        {131072, 2048, 64},   {(1 << 18) - 1, 2048, 128},
+        {1 << 18, 2048, 128}, {(1 << 18) + 1, 4096, 65},
+        {1 << 19, 4096, 128}, {(1 << 19) + 1, 8192, 65},
+        {1 << 20, 8192, 128}, {INT64_C(1) << 28, 8192, 32768},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; ++i) {
+        struct reduction_pass pass[REDUCTION_MAX_PASSES];
+        int passes = reduction_plan(REDUCTION_TUNED, want[i].n, pass);
+        EXPECT(pass[0].chunk == want[i].chunk && pass[0].blocks == want[i].blocks &&
+                   passes == (want[i].blocks > 1 ? 2 : 1),
+               "tuned n=%lld: chunk %lld, %lld blocks, %d passes; want %lld, %lld",
+               (long long)want[i].n, (long long)pass[0].chunk, (long long)pass[0].blocks, passes,
+               (long long)want[i].chunk, (long long)want[i].blocks);
+    }
+    /* Every chunk whole 16-byte loads for all 512 threads, at most 4 each. */
+    for (int64_t n = 1; n <= INT64_C(1) << 21; n = n * 5 / 4 + 1) {
+        int64_t chunk = reduction_tuned_chunk(n);
+        EXPECT(chunk % (4 * REDUCTION_TUNED_THREADS) == 0 && chunk <= REDUCTION_TUNED_CHUNK,
+               "n=%lld: chunk %lld", (long long)n, (long long)chunk);
+    }
 }
 
 static void test_reference(void)
@@ -244,6 +280,7 @@ int main(void)
     test_model_scales_with_blocks();
     test_tree_steps();
     test_plans();
+    test_tuned_chunks();
     test_reference();
     return unit_finish("reduction (cpu)");
 }
