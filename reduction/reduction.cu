@@ -78,16 +78,19 @@ template <typename T> static __device__ __forceinline__ T warp_sum(T v)
  * the first 16-byte boundary and after the last one read singly (so any
  * pointer and any length work). Each thread keeps its sum in a register; the
  * warps' sums meet in shared memory, one word each. */
-template <typename T>
+template <typename T, bool Dependent>
 __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
     reduction_tuned(T *__restrict__ out, const T *__restrict__ in, int64_t n, int64_t chunk)
 {
 #if __CUDA_ARCH__ >= 900
-    /* Programmatic dependent launch (launch_tuned): let the next pass launch
-     * now; it waits here until this pass has finished and its sums are
-     * visible. In a pass launched the usual way the wait returns at once. */
-    cudaTriggerProgrammaticLaunchCompletion();
-    cudaGridDependencySynchronize();
+    /* Programmatic dependent launch (launch_tuned): the first pass lets the
+     * dependent pass (the second, over its partial sums) launch now; that
+     * one waits here until the first pass has finished and its sums are
+     * visible. Launched the usual way, the wait returns at once. */
+    if constexpr (Dependent)
+        cudaGridDependencySynchronize();
+    else
+        cudaTriggerProgrammaticLaunchCompletion();
 #endif
     __shared__ T warp_sums[REDUCTION_TUNED_WARPS];
     const int tid = threadIdx.x;
@@ -153,38 +156,53 @@ extern "C" size_t reduction_workspace_bytes(enum reduction_variant variant, int6
     return elements * 4; /* fp32 and int32 alike */
 }
 
-/* Whether the current device has programmatic dependent launch (compute
- * capability 9.0 and up), asked once a device. */
-static cudaError_t dependent_launch_here(bool *here)
+/* Whether the dependent pass may be launched as a programmatic dependent of
+ * the first on the current device: only where the code of
+ * reduction_tuned<T, true> loaded there executes griddepcontrol.wait, that
+ * is, was compiled from PTX for compute_90 or later (__CUDA_ARCH__ >= 900).
+ * A launch with the attribute whose kernel lacks the wait could read the
+ * partial sums before they exist (NVIDIA/cccl#9134). cudaFuncAttributes says
+ * which code was loaded: ptxVersion is the virtual architecture it was
+ * compiled for, binaryVersion only the SASS it runs as; a build for
+ * compute_80 alone, JIT-compiled on an H100, has binaryVersion 90 but
+ * ptxVersion 80, and no wait. The image loaded depends on the device (a build
+ * for 80 and 90 loads its sm_80 code on an A100, its sm_90 code on an H100)
+ * and on nothing that changes while the process runs, so the answer is kept
+ * per device (and per T, a kernel each), as CUB keeps its PtxVersion. Not
+ * measured: cudaFuncGetAttributes is a function lookup and a dozen attribute
+ * queries in the driver, the cache one relaxed load a sum. */
+template <typename T> static cudaError_t dependent_waits(bool *waits)
 {
-    static std::atomic<int> known[64]; /* 0: not asked yet, 1: no, 2: yes */
-    int device = 0, major = 0;
+    static std::atomic<int> known[64]; /* a device's: 0 not asked yet, 1 no, 2 yes */
+    int device = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err != cudaSuccess)
         return err;
     const bool cached = device >= 0 && device < 64;
     if (cached && known[device].load(std::memory_order_relaxed) != 0) {
-        *here = known[device].load(std::memory_order_relaxed) == 2;
+        *waits = known[device].load(std::memory_order_relaxed) == 2;
         return cudaSuccess;
     }
-    err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaFuncAttributes fa;
+    err = cudaFuncGetAttributes(&fa, reduction_tuned<T, true>);
     if (err != cudaSuccess)
         return err;
-    *here = major >= 9;
+    *waits = fa.ptxVersion >= 90;
     if (cached)
-        known[device].store(*here ? 2 : 1, std::memory_order_relaxed);
+        known[device].store(*waits ? 2 : 1, std::memory_order_relaxed);
     return cudaSuccess;
 }
 
-/* A pass of the tuned sum. A pass after the first is launched as the
- * dependent of the one before, where the device has it: its launch is under
- * way while that one still reads, and its one block waits in reduction_tuned
- * for that pass's sums. The order of the additions is the same either way. */
+/* Pass p of the tuned sum. The second pass is launched as the programmatic
+ * dependent of the first where its code waits for it (dependent_waits): its
+ * launch is under way while the first still reads, and its one block waits
+ * in reduction_tuned for the first pass's sums. The order of the additions is
+ * the same either way. */
 template <typename T>
-static cudaError_t launch_tuned(T *out, const T *in, const struct reduction_pass *pass,
-                                bool dependent, cudaStream_t stream)
+static cudaError_t launch_tuned(T *out, const T *in, const struct reduction_pass *pass, int p,
+                                cudaStream_t stream)
 {
-    cudaLaunchAttribute attr;
+    cudaLaunchAttribute attr = {};
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr.val.programmaticStreamSerializationAllowed = 1;
     cudaLaunchConfig_t config = {};
@@ -192,8 +210,15 @@ static cudaError_t launch_tuned(T *out, const T *in, const struct reduction_pass
     config.blockDim = dim3(REDUCTION_TUNED_THREADS);
     config.stream = stream;
     config.attrs = &attr;
-    config.numAttrs = dependent ? 1 : 0;
-    return cudaLaunchKernelEx(&config, reduction_tuned<T>, out, in, pass->n, pass->chunk);
+    if (p == 0)
+        return cudaLaunchKernelEx(&config, reduction_tuned<T, false>, out, in, pass->n,
+                                  pass->chunk);
+    bool waits = false;
+    cudaError_t err = dependent_waits<T>(&waits);
+    if (err != cudaSuccess)
+        return err;
+    config.numAttrs = waits ? 1 : 0;
+    return cudaLaunchKernelEx(&config, reduction_tuned<T, true>, out, in, pass->n, pass->chunk);
 }
 
 /* Pass p reads the previous pass's partial sums and writes its own after
@@ -213,12 +238,6 @@ static cudaError_t sum(enum reduction_variant variant, T *out, const T *in, int6
     const int passes = reduction_plan(variant, n, pass);
     if (pass[passes - 1].blocks != 1 || pass[0].blocks > INT32_MAX)
         return cudaErrorInvalidValue; /* more passes or blocks than a launch can have */
-    bool dependent = false;
-    if (variant == REDUCTION_TUNED && passes > 1) {
-        cudaError_t err = dependent_launch_here(&dependent);
-        if (err != cudaSuccess)
-            return err;
-    }
     const T *src = in;
     T *partial = (T *)workspace;
     for (int p = 0; p < passes; ++p) {
@@ -235,7 +254,7 @@ static cudaError_t sum(enum reduction_variant variant, T *out, const T *in, int6
                 <<<blocks, REDUCTION_TREE_THREADS, 0, stream>>>(dst, src, pass[p].n);
             break;
         default:
-            err = launch_tuned(dst, src, &pass[p], dependent && p > 0, stream);
+            err = launch_tuned(dst, src, &pass[p], p, stream);
             break;
         }
         if (err == cudaSuccess)
