@@ -83,13 +83,17 @@ __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
     reduction_tuned(T *__restrict__ out, const T *__restrict__ in, int64_t n, int64_t chunk)
 {
 #if __CUDA_ARCH__ >= 900
-    /* Programmatic dependent launch (launch_tuned): the first pass lets the
-     * dependent pass (the second, over its partial sums) launch now; that
-     * one waits here until the first pass has finished and its sums are
-     * visible. Launched the usual way, the wait returns at once. */
+    /* Programmatic dependent launch (launch_tuned): the first pass of a sum
+     * of two lets the dependent pass (the second, over its partial sums)
+     * launch now; that one waits here until the first pass has finished and
+     * its sums are visible (launched the usual way, the wait returns at
+     * once). Only that first pass triggers, and it is the only pass of more
+     * than one block (reduction_plan): the last pass, and the one pass of a
+     * small sum, leave a kernel the caller chains to the sum to launch when
+     * they exit, after *out is written. */
     if constexpr (Dependent)
         cudaGridDependencySynchronize();
-    else
+    else if (gridDim.x > 1)
         cudaTriggerProgrammaticLaunchCompletion();
 #endif
     __shared__ T warp_sums[REDUCTION_TUNED_WARPS];

@@ -176,6 +176,10 @@ static void test_plans(void)
                 EXPECT(pass[p].n == in && pass[p].blocks * pass[p].chunk >= in &&
                            (pass[p].blocks - 1) * pass[p].chunk < in,
                        "variant %d n=%lld pass %d covers its input once", v, (long long)n, p);
+                /* The tuned kernel triggers its dependent where gridDim.x > 1. */
+                EXPECT((pass[p].blocks > 1) == (p + 1 < passes),
+                       "variant %d n=%lld pass %d: more than one block iff a pass follows", v,
+                       (long long)n, p);
                 in = pass[p].blocks;
             }
             if (v == REDUCTION_TUNED)
@@ -220,11 +224,18 @@ static void test_tuned_chunks(void)
                (long long)want[i].n, (long long)pass[0].chunk, (long long)pass[0].blocks, passes,
                (long long)want[i].chunk, (long long)want[i].blocks);
     }
-    /* Every chunk whole 16-byte loads for all 512 threads, at most 4 each. */
+    /* Every chunk whole 16-byte loads for all 512 threads, at most 4 each;
+     * a first pass of more than one block exactly where a second follows
+     * (reduction_tuned triggers its dependent where gridDim.x > 1). */
     for (int64_t n = 1; n <= INT64_C(1) << 21; n = n * 5 / 4 + 1) {
         int64_t chunk = reduction_tuned_chunk(n);
         EXPECT(chunk % (4 * REDUCTION_TUNED_THREADS) == 0 && chunk <= REDUCTION_TUNED_CHUNK,
                "n=%lld: chunk %lld", (long long)n, (long long)chunk);
+        struct reduction_pass pass[REDUCTION_MAX_PASSES];
+        int passes = reduction_plan(REDUCTION_TUNED, n, pass);
+        EXPECT((pass[0].blocks > 1) == (passes == 2) && pass[passes - 1].blocks == 1,
+               "tuned n=%lld: %lld blocks first, %d passes", (long long)n,
+               (long long)pass[0].blocks, passes);
     }
 }
 
