@@ -73,6 +73,28 @@ template <typename T> static __device__ __forceinline__ T warp_sum(T v)
     return v;
 }
 
+/* A load of the tuned kernel. The first pass reads the caller's input, which
+ * nothing writes while it runs: through the read-only cache (ld.global.nc,
+ * __ldg). The dependent pass reads the first pass's partial sums after
+ * griddepcontrol.wait, which "causes the executing thread to wait until all
+ * prerequisite grids in flight have completed and all the memory operations
+ * from the prerequisite grids are performed and made visible to the current
+ * grid" (PTX ISA, Parallel Synchronization and Communication Instructions:
+ * griddepcontrol). But the read-only cache is promised only data that is
+ * read-only for the kernel's whole lifetime (CUDA C++ Programming Guide,
+ * __ldg), and under programmatic dependent launch the dependent pass may be
+ * resident while the first pass still writes; the ISA does not say that the
+ * wait reaches that cache. So the dependent pass reads with ld.global.cg
+ * (__ldcg): an ordinary global load, cached in L2 only, where the first
+ * pass's stores are. It reads each partial sum once, so L1 would not help. */
+template <bool Dependent, typename V> static __device__ __forceinline__ V load(const V *p)
+{
+    if constexpr (Dependent)
+        return __ldcg(p);
+    else
+        return __ldg(p);
+}
+
 /* Block b sums elements [b * chunk, (b + 1) * chunk) of in. The span is read
  * as 16-byte vectors, 4 in flight per thread, with the few elements before
  * the first 16-byte boundary and after the last one read singly (so any
@@ -109,16 +131,16 @@ __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
 
     T acc = 0;
     if (tid < head)
-        acc = in[lo + tid];
+        acc = load<Dependent>(in + lo + tid);
     if (tid < hi - tail)
-        acc += in[tail + tid];
+        acc += load<Dependent>(in + tail + tid);
     int64_t v = tid;
     for (; v + (REDUCTION_TUNED_LOADS - 1) * REDUCTION_TUNED_THREADS < vectors;
          v += REDUCTION_TUNED_LOADS * REDUCTION_TUNED_THREADS) {
         uint4 x[REDUCTION_TUNED_LOADS];
 #pragma unroll
         for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
-            x[k] = __ldg(vec + v + k * REDUCTION_TUNED_THREADS);
+            x[k] = load<Dependent>(vec + v + k * REDUCTION_TUNED_THREADS);
 #pragma unroll
         for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
             acc = add4(acc, x[k]);
@@ -130,7 +152,7 @@ __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
 #pragma unroll
     for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
         if (v + k * REDUCTION_TUNED_THREADS < vectors)
-            x[k] = __ldg(vec + v + k * REDUCTION_TUNED_THREADS);
+            x[k] = load<Dependent>(vec + v + k * REDUCTION_TUNED_THREADS);
 #pragma unroll
     for (int k = 0; k < REDUCTION_TUNED_LOADS; ++k)
         if (v + k * REDUCTION_TUNED_THREADS < vectors)
