@@ -174,12 +174,7 @@ __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
 
 extern "C" size_t reduction_workspace_bytes(enum reduction_variant variant, int64_t n)
 {
-    struct reduction_pass pass[REDUCTION_MAX_PASSES];
-    int passes = reduction_plan(variant, n, pass);
-    size_t elements = 0;
-    for (int p = 0; p + 1 < passes; ++p)
-        elements += (size_t)pass[p].blocks;
-    return elements * 4; /* fp32 and int32 alike */
+    return (size_t)reduction_workspace_elements(variant, n) * 4; /* fp32 and int32 alike */
 }
 
 /* Whether the dependent pass may be launched as a programmatic dependent of

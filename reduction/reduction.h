@@ -32,7 +32,9 @@ enum reduction_variant {
     REDUCTION_VARIANTS
 };
 
-/* Bytes of workspace a sum of n elements needs (0 when one pass does). */
+/* Bytes of workspace a sum of n elements needs (0 when one pass does). It
+ * never falls as n grows: the workspace for the largest n a caller sums
+ * serves every smaller n too. */
 size_t reduction_workspace_bytes(enum reduction_variant variant, int64_t n);
 
 /* *out (device memory) = in[0] + ... + in[n - 1], on the stream; n = 0 gives 0.

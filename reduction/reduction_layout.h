@@ -137,6 +137,26 @@ static inline int reduction_plan(enum reduction_variant variant, int64_t n,
     return count;
 }
 
+/* The partial sums a sum of n elements keeps between its passes (the
+ * workspace, 4 bytes each), and never fewer than a smaller n keeps: a
+ * workspace for the largest n serves every smaller sum. The tree kernels'
+ * counts grow with n as they are. The tuned kernel's first pass takes up to
+ * REDUCTION_TUNED_BLOCKS blocks of a smaller chunk below 2^19 + 1 elements
+ * (reduction_tuned_chunk), and 65 of the next chunk just past each switch, so
+ * a sum of two passes keeps room for REDUCTION_TUNED_BLOCKS at least (512
+ * bytes where 8193 elements need 20). */
+static inline int64_t reduction_workspace_elements(enum reduction_variant variant, int64_t n)
+{
+    struct reduction_pass pass[REDUCTION_MAX_PASSES];
+    int passes = reduction_plan(variant, n, pass);
+    int64_t elements = 0;
+    for (int p = 0; p + 1 < passes; ++p)
+        elements += pass[p].blocks;
+    if (variant == REDUCTION_TUNED && passes > 1 && elements < REDUCTION_TUNED_BLOCKS)
+        elements = REDUCTION_TUNED_BLOCKS;
+    return elements;
+}
+
 /* The most additions any element passes through on its way to the result: the
  * fp32 error bound is depth * 2^-24 * sum |x| (to first order). */
 static inline int64_t reduction_depth(enum reduction_variant variant, int64_t n)

@@ -239,6 +239,57 @@ static void test_tuned_chunks(void)
     }
 }
 
+/* The workspace a plan writes: the partial sums of every pass but the last. */
+static int64_t partial_sums(enum reduction_variant v, int64_t n)
+{
+    struct reduction_pass pass[REDUCTION_MAX_PASSES];
+    int passes = reduction_plan(v, n, pass);
+    int64_t sums = 0;
+    for (int p = 0; p + 1 < passes; ++p)
+        sums += pass[p].blocks;
+    return sums;
+}
+
+/* reduction_workspace_elements (reduction_workspace_bytes / 4) never falls as
+ * n grows, at every n up to 2^22 (every chunk switch and block boundary of
+ * the tuned kernel, the trees' third pass from 2^20 + 1), then around every
+ * power of two to 2^40; it holds every partial sum the plan writes, and no
+ * more but for the tuned kernel's floor of REDUCTION_TUNED_BLOCKS. */
+static void test_workspace(void)
+{
+    for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
+        int64_t prev = 0, bad = -1;
+        for (int64_t n = 0; n <= INT64_C(1) << 22 && bad < 0; ++n) {
+            int64_t w = reduction_workspace_elements((enum reduction_variant)v, n),
+                    need = partial_sums((enum reduction_variant)v, n);
+            if (w < prev || w < need ||
+                (w != need && !(v == REDUCTION_TUNED && w == REDUCTION_TUNED_BLOCKS)))
+                bad = n;
+            prev = w;
+        }
+        EXPECT(bad < 0, "variant %d: workspace at n=%lld: %lld, %lld before, plan writes %lld", v,
+               (long long)bad,
+               (long long)reduction_workspace_elements((enum reduction_variant)v, bad),
+               (long long)reduction_workspace_elements((enum reduction_variant)v, bad - 1),
+               (long long)partial_sums((enum reduction_variant)v, bad));
+        for (int k = 22; k <= 40; ++k)
+            for (int64_t n = (INT64_C(1) << k) - 1; n <= (INT64_C(1) << k) + 1; ++n) {
+                int64_t w = reduction_workspace_elements((enum reduction_variant)v, n);
+                EXPECT(w >= prev && w == partial_sums((enum reduction_variant)v, n),
+                       "variant %d n=%lld: workspace %lld, %lld before", v, (long long)n,
+                       (long long)w, (long long)prev);
+                prev = w;
+            }
+    }
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, 8192), 0, "tuned, one pass");
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, 8193), REDUCTION_TUNED_BLOCKS,
+              "tuned, 5 partial sums: the floor");
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, (1 << 18) + 1), REDUCTION_TUNED_BLOCKS,
+              "tuned, 65 of 4096 after 128 of 2048");
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, (1 << 20) + 1), 129,
+              "tuned past the floor");
+}
+
 static void test_reference(void)
 {
     struct reduction_ref r = {0};
@@ -292,6 +343,7 @@ int main(void)
     test_tree_steps();
     test_plans();
     test_tuned_chunks();
+    test_workspace();
     test_reference();
     return unit_finish("reduction (cpu)");
 }
