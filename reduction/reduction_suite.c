@@ -162,11 +162,18 @@ static int check_sum(const struct data *d, int64_t depth, char *why, size_t len)
     return 1;
 }
 
-static cudaError_t run_sum(const struct data *d, enum reduction_variant v, cudaStream_t stream)
+/* The sum into `out` (one word on the device), with the data's workspace. */
+static cudaError_t sum_into(const struct data *d, enum reduction_variant v, void *out,
+                            cudaStream_t stream)
 {
     if (d->type == TYPE_F32)
-        return reduction_sum_f32(v, d->d_sum, d->d_in, d->n, d->work, d->work_bytes, stream);
-    return reduction_sum_i32(v, d->d_sum, d->d_in, d->n, d->work, d->work_bytes, stream);
+        return reduction_sum_f32(v, out, d->d_in, d->n, d->work, d->work_bytes, stream);
+    return reduction_sum_i32(v, out, d->d_in, d->n, d->work, d->work_bytes, stream);
+}
+
+static cudaError_t run_sum(const struct data *d, enum reduction_variant v, cudaStream_t stream)
+{
+    return sum_into(d, v, d->d_sum, stream);
 }
 
 /* The result and every partial sum poisoned: nothing may rely on them. */
@@ -176,6 +183,52 @@ static cudaError_t poison(const struct data *d)
     if (err == cudaSuccess && d->work != NULL)
         err = bf_poison(d->work, d->work_bytes, 0);
     return err;
+}
+
+/* The same input summed again gives the same bits (reduction.h), as *d_sum
+ * has them: two sums back to back on one stream, each into a word of its own
+ * (the second's first pass overwrites the partial sums the first's second
+ * pass reads), then the sum captured from a stream into a CUDA graph (where
+ * the second pass is a programmatic dependent launch, a programmatic edge)
+ * and the graph launched twice. 0 if all agree. */
+static int check_repeats(const struct data *d, enum reduction_variant v, char *why, size_t len)
+{
+    static const char *const runs[] = {"back to back, first", "back to back, second",
+                                       "graph, first launch", "graph, second launch"};
+    uint32_t want, got[4], *out;
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    BF_CHECK(cudaMemcpy(&want, d->d_sum, 4, cudaMemcpyDeviceToHost));
+    BF_CHECK(cudaMalloc((void **)&out, 3 * 4));
+    BF_CHECK(bf_poison(out, 3 * 4, 0));
+    BF_CHECK(sum_into(d, v, out, 0));
+    BF_CHECK(sum_into(d, v, out + 1, 0));
+    BF_CHECK(cudaMemcpy(got, out, 2 * 4, cudaMemcpyDeviceToHost));
+
+    BF_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    BF_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    BF_CHECK(sum_into(d, v, out + 2, stream));
+    BF_CHECK(cudaStreamEndCapture(stream, &graph));
+    BF_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int launch = 0; launch < 2; ++launch) {
+        BF_CHECK(bf_poison(out + 2, 4, stream));
+        BF_CHECK(cudaGraphLaunch(exec, stream));
+        BF_CHECK(cudaStreamSynchronize(stream));
+        BF_CHECK(cudaMemcpy(&got[2 + launch], out + 2, 4, cudaMemcpyDeviceToHost));
+    }
+    BF_CHECK(cudaGraphExecDestroy(exec));
+    BF_CHECK(cudaGraphDestroy(graph));
+    BF_CHECK(cudaStreamDestroy(stream));
+    BF_CHECK(cudaFree(out));
+
+    for (int i = 0; i < 4; ++i)
+        if (got[i] != want) {
+            snprintf(why, len, "the same input again (%s): bits 0x%08x, first run 0x%08x", runs[i],
+                     (unsigned)got[i], (unsigned)want);
+            return 1;
+        }
+    return 0;
 }
 
 static int reduction_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
@@ -188,6 +241,8 @@ static int reduction_test(int variant, int type, const struct bf_size *s, uint64
     BF_CHECK(BF_PROFILED(run_sum(&d, (enum reduction_variant)variant, 0)));
     BF_CHECK(cudaDeviceSynchronize());
     int bad = check_sum(&d, reduction_depth((enum reduction_variant)variant, n), why, len);
+    if (!bad)
+        bad = check_repeats(&d, (enum reduction_variant)variant, why, len);
     data_free(&d);
     return bad;
 }
