@@ -96,10 +96,14 @@ template <bool Dependent, typename V> static __device__ __forceinline__ V load(c
 }
 
 /* Block b sums elements [b * chunk, (b + 1) * chunk) of in. The span is read
- * as 16-byte vectors, 4 in flight per thread, with the few elements before
- * the first 16-byte boundary and after the last one read singly (so any
- * pointer and any length work). Each thread keeps its sum in a register; the
- * warps' sums meet in shared memory, one word each. */
+ * as 16-byte vectors, up to REDUCTION_TUNED_LOADS (4) in flight per thread: a
+ * first-pass chunk (reduction_tuned_chunk) gives each thread 1, 2 or 4 of
+ * them, the second pass as many as its partial sums make, 4 at a time. The
+ * few elements before the first 16-byte boundary and after the last one are
+ * read singly (so any pointer and any length work). Each thread keeps its sum
+ * in a register; the warps' sums meet in shared memory, one word each.
+ * Dependent: the second pass, launched as a programmatic dependent of the
+ * first (launch_tuned). */
 template <typename T, bool Dependent>
 __global__ void __launch_bounds__(REDUCTION_TUNED_THREADS)
     reduction_tuned(T *__restrict__ out, const T *__restrict__ in, int64_t n, int64_t chunk)
