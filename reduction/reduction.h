@@ -28,11 +28,13 @@ extern "C" {
 enum reduction_variant {
     REDUCTION_INTERLEAVED, /* tree with index = 2*s*tid: 2, 4, ... 32-way bank conflicts */
     REDUCTION_SEQUENTIAL,  /* tree with index = tid, partner tid + s: conflict-free */
-    REDUCTION_TUNED,       /* 16-byte loads, 16 elements a thread, warp shuffles */
+    REDUCTION_TUNED,       /* 16-byte loads, up to 16 elements a thread, warp shuffles */
     REDUCTION_VARIANTS
 };
 
-/* Bytes of workspace a sum of n elements needs (0 when one pass does). */
+/* Bytes of workspace a sum of n elements needs (0 when one pass does). It
+ * never falls as n grows: the workspace for the largest n a caller sums
+ * serves every smaller n too. */
 size_t reduction_workspace_bytes(enum reduction_variant variant, int64_t n);
 
 /* *out (device memory) = in[0] + ... + in[n - 1], on the stream; n = 0 gives 0.

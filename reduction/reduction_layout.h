@@ -32,8 +32,12 @@
 #define REDUCTION_TUNED_THREADS 512
 #define REDUCTION_TUNED_WARPS   (REDUCTION_TUNED_THREADS / 32)
 #define REDUCTION_TUNED_LOADS   4 /* 16-byte loads a thread keeps in flight */
-/* Elements a block of the first pass sums: 4 loads of 4 elements a thread. */
+/* Elements a block of the first pass sums: 4 loads of 4 elements a thread
+ * (but see reduction_tuned_chunk for smaller sums). */
 #define REDUCTION_TUNED_CHUNK   (REDUCTION_TUNED_THREADS * REDUCTION_TUNED_LOADS * 4)
+/* Blocks a small first pass may spread over (about one an SM on an H100, but
+ * fixed: the order of the additions may depend on n alone). */
+#define REDUCTION_TUNED_BLOCKS  128
 
 /* ---- the tree kernels ---- */
 
@@ -97,6 +101,21 @@ struct reduction_pass {
     int64_t n, chunk, blocks;
 };
 
+/* The chunk of the tuned sum's first pass: REDUCTION_TUNED_CHUNK, halved
+ * (to 4096, then 2048: two loads a thread, then one) while the halves still
+ * make at most REDUCTION_TUNED_BLOCKS blocks. A small sum is one round trip to
+ * memory: spread over more SMs, each pulls fewer bytes. A sum of one chunk
+ * stays one block, one pass. Depends on n alone, as the order of additions
+ * must. */
+static inline int64_t reduction_tuned_chunk(int64_t n)
+{
+    int64_t chunk = REDUCTION_TUNED_CHUNK;
+    while (n > REDUCTION_TUNED_CHUNK && chunk > REDUCTION_TUNED_THREADS * 4 &&
+           n <= chunk / 2 * REDUCTION_TUNED_BLOCKS)
+        chunk /= 2;
+    return chunk;
+}
+
 /* The passes a sum of n >= 1 elements takes; returns how many. The tree
  * kernels repeat until one block is left; the tuned kernel needs at most two,
  * the second one block over the first one's partial sums. */
@@ -106,7 +125,7 @@ static inline int reduction_plan(enum reduction_variant variant, int64_t n,
     int count = 0;
     while (n > 0 && count < REDUCTION_MAX_PASSES) {
         int64_t chunk = variant != REDUCTION_TUNED ? REDUCTION_TREE_THREADS
-                        : count == 0               ? REDUCTION_TUNED_CHUNK
+                        : count == 0               ? reduction_tuned_chunk(n)
                                                    : n;
         pass[count].n = n;
         pass[count].chunk = chunk;
@@ -116,6 +135,26 @@ static inline int reduction_plan(enum reduction_variant variant, int64_t n,
             break;
     }
     return count;
+}
+
+/* The partial sums a sum of n elements keeps between its passes (the
+ * workspace, 4 bytes each), and never fewer than a smaller n keeps: a
+ * workspace for the largest n serves every smaller sum. The tree kernels'
+ * counts grow with n as they are. The tuned kernel's first pass takes up to
+ * REDUCTION_TUNED_BLOCKS blocks of a smaller chunk below 2^19 + 1 elements
+ * (reduction_tuned_chunk), and 65 of the next chunk just past each switch, so
+ * a sum of two passes keeps room for REDUCTION_TUNED_BLOCKS at least (512
+ * bytes where 8193 elements need 20). */
+static inline int64_t reduction_workspace_elements(enum reduction_variant variant, int64_t n)
+{
+    struct reduction_pass pass[REDUCTION_MAX_PASSES];
+    int passes = reduction_plan(variant, n, pass);
+    int64_t elements = 0;
+    for (int p = 0; p + 1 < passes; ++p)
+        elements += pass[p].blocks;
+    if (variant == REDUCTION_TUNED && passes > 1 && elements < REDUCTION_TUNED_BLOCKS)
+        elements = REDUCTION_TUNED_BLOCKS;
+    return elements;
 }
 
 /* The most additions any element passes through on its way to the result: the

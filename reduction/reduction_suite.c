@@ -25,22 +25,25 @@ static const struct bf_variant variants[REDUCTION_VARIANTS] = {
                                "tree, index = 2*s*tid: 2- to 32-way conflicts (Harris 2)"},
     [REDUCTION_SEQUENTIAL] = {"sequential", "tree, index = tid, partner tid + s: conflict-free "
                                             "(Harris 3)"},
-    [REDUCTION_TUNED] = {"tuned",
-                         "16-byte loads, 16 elements a thread, shuffles: at the bandwidth limit"},
+    [REDUCTION_TUNED] =
+        {"tuned", "16-byte loads, up to 16 elements a thread, shuffles: at the bandwidth limit"},
 };
 
 enum { TYPE_F32, TYPE_I32 };
 static const char *const types[] = {[TYPE_F32] = "f32", [TYPE_I32] = "i32"};
 
-/* Every edge: empty, one element, a warp and a block either side, a chunk of
- * the tuned kernel either side, primes, past 2^24 (where fp32 stops counting
- * exactly) and past 2^31 elements (64-bit indexing; 8.6 GB). The input starts
- * n % 4 elements past a 16-byte boundary, so these sizes cover all four. */
+/* Every edge: empty, one element, a warp and a block either side, one block
+ * of the tuned kernel either side, each of its chunks (2048 from 8193, 4096
+ * past 2^18, 8192 past 2^19: reduction_tuned_chunk), primes, past 2^24 (where
+ * fp32 stops counting exactly) and past 2^31 elements (64-bit indexing; 8.6
+ * GB). The input starts n % 4 elements past a 16-byte boundary, so these
+ * sizes cover all four. */
 static const struct bf_size test_sizes[] = {
-    {1, {0}},        {1, {1}},        {1, {2}},         {1, {3}},         {1, {31}},
-    {1, {32}},       {1, {33}},       {1, {1023}},      {1, {1024}},      {1, {1025}},
-    {1, {8191}},     {1, {8192}},     {1, {8193}},      {1, {1048573}},   {1, {1048576}},
-    {1, {16777259}}, {1, {33554432}}, {1, {268435399}}, {1, {268435456}}, {1, {2147483659}},
+    {1, {0}},          {1, {1}},        {1, {2}},        {1, {3}},         {1, {31}},
+    {1, {32}},         {1, {33}},       {1, {1023}},     {1, {1024}},      {1, {1025}},
+    {1, {8191}},       {1, {8192}},     {1, {8193}},     {1, {262147}},    {1, {1048573}},
+    {1, {1048576}},    {1, {16777259}}, {1, {33554432}}, {1, {268435399}}, {1, {268435456}},
+    {1, {2147483659}},
 };
 
 /* For the sanitizers, which run each kernel 10-100x slower. */
@@ -159,11 +162,18 @@ static int check_sum(const struct data *d, int64_t depth, char *why, size_t len)
     return 1;
 }
 
-static cudaError_t run_sum(const struct data *d, enum reduction_variant v, cudaStream_t stream)
+/* The sum into `out` (one word on the device), with the data's workspace. */
+static cudaError_t sum_into(const struct data *d, enum reduction_variant v, void *out,
+                            cudaStream_t stream)
 {
     if (d->type == TYPE_F32)
-        return reduction_sum_f32(v, d->d_sum, d->d_in, d->n, d->work, d->work_bytes, stream);
-    return reduction_sum_i32(v, d->d_sum, d->d_in, d->n, d->work, d->work_bytes, stream);
+        return reduction_sum_f32(v, out, d->d_in, d->n, d->work, d->work_bytes, stream);
+    return reduction_sum_i32(v, out, d->d_in, d->n, d->work, d->work_bytes, stream);
+}
+
+static cudaError_t run_sum(const struct data *d, enum reduction_variant v, cudaStream_t stream)
+{
+    return sum_into(d, v, d->d_sum, stream);
 }
 
 /* The result and every partial sum poisoned: nothing may rely on them. */
@@ -173,6 +183,52 @@ static cudaError_t poison(const struct data *d)
     if (err == cudaSuccess && d->work != NULL)
         err = bf_poison(d->work, d->work_bytes, 0);
     return err;
+}
+
+/* The same input summed again gives the same bits (reduction.h), as *d_sum
+ * has them: two sums back to back on one stream, each into a word of its own
+ * (the second's first pass overwrites the partial sums the first's second
+ * pass reads), then the sum captured from a stream into a CUDA graph (where
+ * the second pass is a programmatic dependent launch, a programmatic edge)
+ * and the graph launched twice. 0 if all agree. */
+static int check_repeats(const struct data *d, enum reduction_variant v, char *why, size_t len)
+{
+    static const char *const runs[] = {"back to back, first", "back to back, second",
+                                       "graph, first launch", "graph, second launch"};
+    uint32_t want, got[4], *out;
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    BF_CHECK(cudaMemcpy(&want, d->d_sum, 4, cudaMemcpyDeviceToHost));
+    BF_CHECK(cudaMalloc((void **)&out, 3 * 4));
+    BF_CHECK(bf_poison(out, 3 * 4, 0));
+    BF_CHECK(sum_into(d, v, out, 0));
+    BF_CHECK(sum_into(d, v, out + 1, 0));
+    BF_CHECK(cudaMemcpy(got, out, 2 * 4, cudaMemcpyDeviceToHost));
+
+    BF_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    BF_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    BF_CHECK(sum_into(d, v, out + 2, stream));
+    BF_CHECK(cudaStreamEndCapture(stream, &graph));
+    BF_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int launch = 0; launch < 2; ++launch) {
+        BF_CHECK(bf_poison(out + 2, 4, stream));
+        BF_CHECK(cudaGraphLaunch(exec, stream));
+        BF_CHECK(cudaStreamSynchronize(stream));
+        BF_CHECK(cudaMemcpy(&got[2 + launch], out + 2, 4, cudaMemcpyDeviceToHost));
+    }
+    BF_CHECK(cudaGraphExecDestroy(exec));
+    BF_CHECK(cudaGraphDestroy(graph));
+    BF_CHECK(cudaStreamDestroy(stream));
+    BF_CHECK(cudaFree(out));
+
+    for (int i = 0; i < 4; ++i)
+        if (got[i] != want) {
+            snprintf(why, len, "the same input again (%s): bits 0x%08x, first run 0x%08x", runs[i],
+                     (unsigned)got[i], (unsigned)want);
+            return 1;
+        }
+    return 0;
 }
 
 static int reduction_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
@@ -185,6 +241,8 @@ static int reduction_test(int variant, int type, const struct bf_size *s, uint64
     BF_CHECK(BF_PROFILED(run_sum(&d, (enum reduction_variant)variant, 0)));
     BF_CHECK(cudaDeviceSynchronize());
     int bad = check_sum(&d, reduction_depth((enum reduction_variant)variant, n), why, len);
+    if (!bad)
+        bad = check_repeats(&d, (enum reduction_variant)variant, why, len);
     data_free(&d);
     return bad;
 }

@@ -176,6 +176,10 @@ static void test_plans(void)
                 EXPECT(pass[p].n == in && pass[p].blocks * pass[p].chunk >= in &&
                            (pass[p].blocks - 1) * pass[p].chunk < in,
                        "variant %d n=%lld pass %d covers its input once", v, (long long)n, p);
+                /* The tuned kernel triggers its dependent where gridDim.x > 1. */
+                EXPECT((pass[p].blocks > 1) == (p + 1 < passes),
+                       "variant %d n=%lld pass %d: more than one block iff a pass follows", v,
+                       (long long)n, p);
                 in = pass[p].blocks;
             }
             if (v == REDUCTION_TUNED)
@@ -190,6 +194,100 @@ static void test_plans(void)
      * of 512 threads over 32768 partial sums, 16 a thread (4 loads). */
     EXPECT_EQ(reduction_depth(REDUCTION_TUNED, INT64_C(1) << 28), (2 + 4 + 9) + (2 + 16 + 9),
               "tuned depth at 2^28");
+    /* 2^16: 32 chunks of 2048, one load a thread, then one block over 32. */
+    EXPECT_EQ(reduction_depth(REDUCTION_TUNED, INT64_C(1) << 16), (2 + 1 + 9) + (2 + 1 + 9),
+              "tuned depth at 2^16");
+}
+
+/* The tuned sum's first pass: chunks of 8192, but below 128 of them chunks of
+ * 4096 or 2048 (whole 16-byte loads for every thread), as many blocks as
+ * that makes up to 128; one block up to 8192 elements. */
+static void test_tuned_chunks(void)
+{
+    const struct {
+        int64_t n, chunk, blocks;
+    } want[] = {
+        {1, 8192, 1},         {8192, 8192, 1},
+        {8193, 2048, 5},      {1 << 14, 2048, 8},
+        {1 << 16, 2048, 32},  {100003, 2048, 49},
+        {131072, 2048, 64},   {(1 << 18) - 1, 2048, 128},
+        {1 << 18, 2048, 128}, {(1 << 18) + 1, 4096, 65},
+        {1 << 19, 4096, 128}, {(1 << 19) + 1, 8192, 65},
+        {1 << 20, 8192, 128}, {INT64_C(1) << 28, 8192, 32768},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; ++i) {
+        struct reduction_pass pass[REDUCTION_MAX_PASSES];
+        int passes = reduction_plan(REDUCTION_TUNED, want[i].n, pass);
+        EXPECT(pass[0].chunk == want[i].chunk && pass[0].blocks == want[i].blocks &&
+                   passes == (want[i].blocks > 1 ? 2 : 1),
+               "tuned n=%lld: chunk %lld, %lld blocks, %d passes; want %lld, %lld",
+               (long long)want[i].n, (long long)pass[0].chunk, (long long)pass[0].blocks, passes,
+               (long long)want[i].chunk, (long long)want[i].blocks);
+    }
+    /* Every chunk whole 16-byte loads for all 512 threads, at most 4 each;
+     * a first pass of more than one block exactly where a second follows
+     * (reduction_tuned triggers its dependent where gridDim.x > 1). */
+    for (int64_t n = 1; n <= INT64_C(1) << 21; n = n * 5 / 4 + 1) {
+        int64_t chunk = reduction_tuned_chunk(n);
+        EXPECT(chunk % (4 * REDUCTION_TUNED_THREADS) == 0 && chunk <= REDUCTION_TUNED_CHUNK,
+               "n=%lld: chunk %lld", (long long)n, (long long)chunk);
+        struct reduction_pass pass[REDUCTION_MAX_PASSES];
+        int passes = reduction_plan(REDUCTION_TUNED, n, pass);
+        EXPECT((pass[0].blocks > 1) == (passes == 2) && pass[passes - 1].blocks == 1,
+               "tuned n=%lld: %lld blocks first, %d passes", (long long)n,
+               (long long)pass[0].blocks, passes);
+    }
+}
+
+/* The workspace a plan writes: the partial sums of every pass but the last. */
+static int64_t partial_sums(enum reduction_variant v, int64_t n)
+{
+    struct reduction_pass pass[REDUCTION_MAX_PASSES];
+    int passes = reduction_plan(v, n, pass);
+    int64_t sums = 0;
+    for (int p = 0; p + 1 < passes; ++p)
+        sums += pass[p].blocks;
+    return sums;
+}
+
+/* reduction_workspace_elements (reduction_workspace_bytes / 4) never falls as
+ * n grows, at every n up to 2^22 (every chunk switch and block boundary of
+ * the tuned kernel, the trees' third pass from 2^20 + 1), then around every
+ * power of two to 2^40; it holds every partial sum the plan writes, and no
+ * more but for the tuned kernel's floor of REDUCTION_TUNED_BLOCKS. */
+static void test_workspace(void)
+{
+    for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
+        int64_t prev = 0, bad = -1;
+        for (int64_t n = 0; n <= INT64_C(1) << 22 && bad < 0; ++n) {
+            int64_t w = reduction_workspace_elements((enum reduction_variant)v, n),
+                    need = partial_sums((enum reduction_variant)v, n);
+            if (w < prev || w < need ||
+                (w != need && !(v == REDUCTION_TUNED && w == REDUCTION_TUNED_BLOCKS)))
+                bad = n;
+            prev = w;
+        }
+        EXPECT(bad < 0, "variant %d: workspace at n=%lld: %lld, %lld before, plan writes %lld", v,
+               (long long)bad,
+               (long long)reduction_workspace_elements((enum reduction_variant)v, bad),
+               (long long)reduction_workspace_elements((enum reduction_variant)v, bad - 1),
+               (long long)partial_sums((enum reduction_variant)v, bad));
+        for (int k = 22; k <= 40; ++k)
+            for (int64_t n = (INT64_C(1) << k) - 1; n <= (INT64_C(1) << k) + 1; ++n) {
+                int64_t w = reduction_workspace_elements((enum reduction_variant)v, n);
+                EXPECT(w >= prev && w == partial_sums((enum reduction_variant)v, n),
+                       "variant %d n=%lld: workspace %lld, %lld before", v, (long long)n,
+                       (long long)w, (long long)prev);
+                prev = w;
+            }
+    }
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, 8192), 0, "tuned, one pass");
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, 8193), REDUCTION_TUNED_BLOCKS,
+              "tuned, 5 partial sums: the floor");
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, (1 << 18) + 1), REDUCTION_TUNED_BLOCKS,
+              "tuned, 65 of 4096 after 128 of 2048");
+    EXPECT_EQ(reduction_workspace_elements(REDUCTION_TUNED, (1 << 20) + 1), 129,
+              "tuned past the floor");
 }
 
 static void test_reference(void)
@@ -244,6 +342,8 @@ int main(void)
     test_model_scales_with_blocks();
     test_tree_steps();
     test_plans();
+    test_tuned_chunks();
+    test_workspace();
     test_reference();
     return unit_finish("reduction (cpu)");
 }
