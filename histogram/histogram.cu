@@ -1,7 +1,8 @@
 /* Histograms with three homes for the counters: global memory, one shared
  * copy per block, and shared copies laid out per lane (histogram_layout.h).
- * One kernel body serves all three; they differ only in histogram_bin_word
- * and histogram_lane_word and in how many words a block clears and merges. */
+ * One kernel body serves all three; they differ only in the copies of each
+ * bin a block keeps (histogram_bin_word and histogram_lane_word of them) and
+ * so in how many words a block clears and merges. */
 #include "histogram/histogram.h"
 #include "histogram/histogram_layout.h"
 
@@ -9,28 +10,28 @@
  * shared counters, `mine` being the byte address in shared memory of this
  * lane's copy. atomicAdd with its result unused compiles to ATOMS.POPC.INC,
  * which serves lanes on one word together. */
-template <enum histogram_variant V, int BINS>
+template <enum histogram_variant V, int COPIES>
 static __device__ __forceinline__ void count(uint32_t mine, uint32_t *hist, uint32_t bin)
 {
     if (V == HISTOGRAM_GLOBAL)
         atomicAdd(&hist[bin], 1u);
     else
-        atomicAdd(
-            (uint32_t *)__cvta_shared_to_generic(mine + 4u * histogram_bin_word(V, BINS, bin)), 1u);
+        atomicAdd((uint32_t *)__cvta_shared_to_generic(mine + 4u * histogram_bin_word(COPIES, bin)),
+                  1u);
 }
 
 /* The bins of the samples in one 32-bit word: four bytes, or two 16-bit
  * samples >> 4 (little-endian, as the samples lie in memory). */
-template <enum histogram_variant V, int BINS>
+template <enum histogram_variant V, int BINS, int COPIES>
 static __device__ __forceinline__ void count_word(uint32_t mine, uint32_t *hist, uint32_t w)
 {
     if (BINS == HISTOGRAM_U8_BINS) {
 #pragma unroll
         for (int k = 0; k < 4; ++k)
-            count<V, BINS>(mine, hist, __byte_perm(w, 0, 0x4440 + k)); /* byte k: PRMT */
+            count<V, COPIES>(mine, hist, __byte_perm(w, 0, 0x4440 + k)); /* byte k: PRMT */
     } else {
-        count<V, BINS>(mine, hist, (w & 0xffffu) >> 4);
-        count<V, BINS>(mine, hist, w >> 20);
+        count<V, COPIES>(mine, hist, (w & 0xffffu) >> 4);
+        count<V, COPIES>(mine, hist, w >> 20);
     }
 }
 
@@ -59,15 +60,16 @@ static __device__ __forceinline__ void load_tile(uint4 x[HISTOGRAM_LOADS], const
  * time (HISTOGRAM_LOADS vectors a thread), and adds its counts into hist. The last block also
  * counts the head and tail samples. STRADDLE: 16-bit samples at an odd address; the vectors' words
  * are shifted by one byte, the last byte coming from the next vector (the next lane's, or loaded).
+ * COPIES: histogram_copies for the block's share (the launcher picks the kernel).
  */
-template <enum histogram_variant V, int BINS, int STRADDLE>
+template <enum histogram_variant V, int BINS, int STRADDLE, int COPIES>
 __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
                                   HISTOGRAM_BLOCKS_PER_SM(V, BINS))
     histogram_kernel(uint32_t *__restrict__ hist, const uint8_t *__restrict__ in,
                      struct histogram_split split)
 {
     constexpr int THREADS = BINS == HISTOGRAM_U8_BINS ? 512 : 1024;
-    const uint32_t WORDS = histogram_words(V, BINS); /* constants once inlined */
+    const uint32_t WORDS = histogram_words(V, BINS, COPIES); /* constants once inlined */
     extern __shared__ uint4 smem[];
     uint32_t *counters = (uint32_t *)smem;
     const int tid = threadIdx.x, lane = tid % 32;
@@ -76,7 +78,7 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
      * rebuilt bin * 32 + lane for each sample: 5 instructions a byte, now 3;
      * 1.04-1.21x at 32 MiB on the H100, histogram/probes/launch.cu). */
     const uint32_t mine =
-        (uint32_t)__cvta_generic_to_shared(counters) + 4u * histogram_lane_word(V, BINS, lane);
+        (uint32_t)__cvta_generic_to_shared(counters) + 4u * histogram_lane_word(COPIES, lane);
 
     for (uint32_t i = tid; i < WORDS / 4; i += THREADS)
         smem[i] = make_uint4(0, 0, 0, 0);
@@ -86,9 +88,9 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
     if (blockIdx.x == gridDim.x - 1) {
         const int64_t tail_start = split.head + split.vectors * split.per_vector;
         if (tid < split.head)
-            count<V, BINS>(mine, hist, bin_at<BINS>(in, tid));
+            count<V, COPIES>(mine, hist, bin_at<BINS>(in, tid));
         if (tid < split.tail)
-            count<V, BINS>(mine, hist, bin_at<BINS>(in, tail_start + tid));
+            count<V, COPIES>(mine, hist, bin_at<BINS>(in, tail_start + tid));
     }
 
     /* Block b counts the vectors [begin, end): an equal share, in whole
@@ -122,10 +124,10 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
                     __funnelshift_r(x[k].z, x[k].w, 8), __funnelshift_r(x[k].w, after, 8));
             }
             if (v < end) {
-                count_word<V, BINS>(mine, hist, w.x);
-                count_word<V, BINS>(mine, hist, w.y);
-                count_word<V, BINS>(mine, hist, w.z);
-                count_word<V, BINS>(mine, hist, w.w);
+                count_word<V, BINS, COPIES>(mine, hist, w.x);
+                count_word<V, BINS, COPIES>(mine, hist, w.y);
+                count_word<V, BINS, COPIES>(mine, hist, w.z);
+                count_word<V, BINS, COPIES>(mine, hist, w.w);
             }
         }
         if (PREFETCH) {
@@ -144,11 +146,10 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
      * atomic (integer atomics: exact in any order). Lane l starts at copy
      * l / (32 / copies), so the 32 lanes read 32 different banks each step. */
     __syncthreads();
-    const int COPIES = histogram_copies(V, BINS);
     for (uint32_t bin = tid; bin < BINS; bin += THREADS) {
         uint32_t total = 0;
         for (int i = 0; i < COPIES; ++i)
-            total += counters[histogram_merge_word(V, BINS, bin, i, lane)];
+            total += counters[histogram_merge_word(COPIES, bin, i, lane)];
         if (total != 0)
             atomicAdd(&hist[bin], total);
     }
@@ -156,14 +157,14 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
 
 /* ---- launchers ---- */
 
-template <enum histogram_variant V, int BINS>
+template <enum histogram_variant V, int BINS, int COPIES>
 static cudaError_t launch(uint32_t *hist, const uint8_t *in, struct histogram_split split,
                           int64_t blocks, cudaStream_t stream)
 {
     /* Only 16-bit samples can straddle vectors: bytes never build that kernel. */
-    auto kernel = split.straddle ? histogram_kernel<V, BINS, BINS == HISTOGRAM_U16_BINS>
-                                 : histogram_kernel<V, BINS, 0>;
-    const size_t bytes = 4u * histogram_words(V, BINS);
+    auto kernel = split.straddle ? histogram_kernel<V, BINS, BINS == HISTOGRAM_U16_BINS, COPIES>
+                                 : histogram_kernel<V, BINS, 0, COPIES>;
+    const size_t bytes = 4u * histogram_words(V, BINS, COPIES);
     if (bytes > 48 * 1024) { /* above the default limit: ask for it */
         cudaError_t err =
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
@@ -193,11 +194,12 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
     const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
     switch (variant) {
     case HISTOGRAM_GLOBAL:
-        return launch<HISTOGRAM_GLOBAL, BINS>(hist, in, split, blocks, stream);
+        return launch<HISTOGRAM_GLOBAL, BINS, 1>(hist, in, split, blocks, stream);
     case HISTOGRAM_SHARED:
-        return launch<HISTOGRAM_SHARED, BINS>(hist, in, split, blocks, stream);
+        return launch<HISTOGRAM_SHARED, BINS, 1>(hist, in, split, blocks, stream);
     default:
-        return launch<HISTOGRAM_REPLICATED, BINS>(hist, in, split, blocks, stream);
+        return launch < HISTOGRAM_REPLICATED, BINS,
+               BINS == HISTOGRAM_U8_BINS ? 32 : 8 > (hist, in, split, blocks, stream);
     }
 }
 

@@ -40,62 +40,62 @@ static BF_HD int histogram_threads(int bins)
     return bins == HISTOGRAM_U8_BINS ? 512 : 1024;
 }
 
-/* 4096 bins: bits 5-6 of a bin XORed into bits 0-1, a permutation of the
- * bins (as CuTe's Swizzle<2,0,5>). */
-static BF_HD uint32_t histogram_swizzle(uint32_t bin)
+/* The replicated layouts keep `copies` copies of each bin, interleaved word
+ * by word: lane l counts into copy l % copies, and the 32 / copies lanes
+ * of a copy meet in its 32 / copies banks (copy, copy + copies, ...): at
+ * most 32 / copies wavefronts a request on any input. Which of them a bin
+ * takes: its low bits, XORed with its bits 5 and up, a permutation of the
+ * bins (as CuTe's Swizzle<b,0,5>), so that bins 32 apart, the one bank of a
+ * one-copy histogram, still spread over the copy's banks. 256 bins: 32
+ * copies, one bank each, nothing to swizzle. */
+static BF_HD uint32_t histogram_swizzle(uint32_t bin, int copies)
 {
-    return bin ^ (bin >> 5 & 3u);
+    return bin ^ (bin >> 5 & (32u / (uint32_t)copies - 1u));
 }
 
 /* The word of shared memory that lane `lane` increments for `bin` is the sum
  * of a part that depends only on the lane (its copy) and a part that depends
  * only on the bin: a kernel adds the lane's part once, and a sample then
- * costs about what it costs with one copy (histogram.cu). */
-static BF_HD uint32_t histogram_lane_word(enum histogram_variant variant, int bins, int lane)
+ * costs about what it costs with one copy (histogram.cu). One copy (the
+ * shared variant): w = bin, no swizzle. */
+static BF_HD uint32_t histogram_lane_word(int copies, int lane)
 {
-    if (variant != HISTOGRAM_REPLICATED)
-        return 0u;
-    return bins == HISTOGRAM_U8_BINS ? (uint32_t)lane : (uint32_t)lane % 8u;
+    return (uint32_t)lane % (uint32_t)copies;
 }
 
-static BF_HD uint32_t histogram_bin_word(enum histogram_variant variant, int bins, uint32_t bin)
+static BF_HD uint32_t histogram_bin_word(int copies, uint32_t bin)
 {
-    if (variant != HISTOGRAM_REPLICATED)
-        return bin;
-    return bins == HISTOGRAM_U8_BINS ? bin * 32u : histogram_swizzle(bin) * 8u;
+    return copies == 1 ? bin : histogram_swizzle(bin, copies) * (uint32_t)copies;
 }
 
-static BF_HD uint32_t histogram_word(enum histogram_variant variant, int bins, uint32_t bin,
-                                     int lane)
+static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
 {
-    return histogram_bin_word(variant, bins, bin) + histogram_lane_word(variant, bins, lane);
+    return histogram_bin_word(copies, bin) + histogram_lane_word(copies, lane);
 }
 
-/* Words of shared memory a block counts in (0: none, global atomics). */
-static BF_HD uint32_t histogram_words(enum histogram_variant variant, int bins)
+/* Copies of each bin a block keeps: 1 (global, shared), or replicated: 32
+ * (256 bins) or 8 (4096 bins). `share`: the vectors each block counts
+ * (histogram_share). */
+static BF_HD int histogram_copies(enum histogram_variant variant, int bins, int64_t share)
 {
-    return variant == HISTOGRAM_GLOBAL   ? 0u
-           : variant == HISTOGRAM_SHARED ? (uint32_t)bins
-           : bins == HISTOGRAM_U8_BINS   ? (uint32_t)bins * 32u
-                                         : (uint32_t)bins * 8u;
-}
-
-/* Copies of each bin a block keeps: 1, 32 (256 bins) or 8 (4096 bins). */
-static BF_HD int histogram_copies(enum histogram_variant variant, int bins)
-{
+    (void)share;
     return variant != HISTOGRAM_REPLICATED ? 1 : bins == HISTOGRAM_U8_BINS ? 32 : 8;
 }
 
-/* The word the merge reads at step i (of histogram_copies) for `bin`, in the
- * lane `lane` of a warp that merges 32 consecutive bins: copy
+/* Words of shared memory a block counts in (0: none, global atomics). */
+static BF_HD uint32_t histogram_words(enum histogram_variant variant, int bins, int copies)
+{
+    return variant == HISTOGRAM_GLOBAL ? 0u : (uint32_t)bins * (uint32_t)copies;
+}
+
+/* The word the merge reads at step i (of copies) for `bin`, in the lane
+ * `lane` of a warp that merges 32 consecutive bins: copy
  * (i + lane / (32 / copies)) % copies, so that the 32 lanes hit 32 banks. The
  * copy of lane l is the one lane l (mod copies) counted into. */
-static BF_HD uint32_t histogram_merge_word(enum histogram_variant variant, int bins, uint32_t bin,
-                                           int i, int lane)
+static BF_HD uint32_t histogram_merge_word(int copies, uint32_t bin, int i, int lane)
 {
-    const uint32_t copies = (uint32_t)histogram_copies(variant, bins);
-    return histogram_word(variant, bins, bin,
-                          (int)(((uint32_t)i + (uint32_t)lane / (32u / copies)) % copies));
+    const uint32_t c = (uint32_t)copies;
+    return histogram_word(copies, bin, (int)(((uint32_t)i + (uint32_t)lane / (32u / c)) % c));
 }
 
 /* Blocks an SM runs at once, as measured on the H100 (shared memory and

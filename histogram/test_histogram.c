@@ -11,62 +11,68 @@
 
 static const int bin_counts[2] = {HISTOGRAM_U8_BINS, HISTOGRAM_U16_BINS};
 
-/* Replicated: lane l's counters lie in bank l (256 bins) or in banks l % 8,
- * l % 8 + 8, l % 8 + 16 and l % 8 + 24 (4096); every (bin, copy) has its own
- * word; the merge finds each word's bin. */
+/* The layouts the kernels use: one copy (shared) of either bins, and the
+ * replicated copies of each (histogram_copies, at any share). */
+static const struct {
+    int bins, copies;
+} layouts[] = {{HISTOGRAM_U8_BINS, 1},
+               {HISTOGRAM_U8_BINS, 32},
+               {HISTOGRAM_U16_BINS, 1},
+               {HISTOGRAM_U16_BINS, 8}};
+#define LAYOUTS (int)(sizeof layouts / sizeof layouts[0])
+
+/* Replicated: lane l's counters lie in the banks of its copy, l % copies,
+ * l % copies + copies, ... (256 bins: bank l; 4096: l % 8, l % 8 + 8, ...);
+ * every (bin, copy) has its own word; the merge finds each word's bin. */
 static void test_layouts(void)
 {
-    for (int k = 0; k < 2; ++k) {
-        const int bins = bin_counts[k];
-        for (int v = HISTOGRAM_SHARED; v <= HISTOGRAM_REPLICATED; ++v) {
-            const enum histogram_variant var = (enum histogram_variant)v;
-            const uint32_t words = histogram_words(var, bins);
-            int bad_bank = 0, bad_range = 0, bad_merge = 0;
-            /* every word belongs to one (bin, copy) */
-            static unsigned char used[32768];
-            memset(used, 0, sizeof used);
-            for (uint32_t bin = 0; bin < (uint32_t)bins; ++bin)
+    for (int k = 0; k < LAYOUTS; ++k) {
+        const int bins = layouts[k].bins, copies = layouts[k].copies;
+        const enum histogram_variant var = copies == 1 ? HISTOGRAM_SHARED : HISTOGRAM_REPLICATED;
+        const uint32_t words = histogram_words(var, bins, copies);
+        int bad_bank = 0, bad_range = 0, bad_merge = 0;
+        /* every word belongs to one (bin, copy) */
+        static unsigned char used[32768];
+        memset(used, 0, sizeof used);
+        for (uint32_t bin = 0; bin < (uint32_t)bins; ++bin)
+            for (int lane = 0; lane < 32; ++lane) {
+                uint32_t w = histogram_word(copies, bin, lane);
+                bad_range += w >= words;
+                bad_bank += w % 32 % (uint32_t)copies != (uint32_t)lane % (uint32_t)copies;
+            }
+        /* the merge reads each word once, and a warp's 32 reads hit 32 banks */
+        for (uint32_t first = 0; first < (uint32_t)bins; first += 32)
+            for (int i = 0; i < copies; ++i) {
+                uint32_t banks = 0;
                 for (int lane = 0; lane < 32; ++lane) {
-                    uint32_t w = histogram_word(var, bins, bin, lane);
-                    bad_range += w >= words;
-                    if (var == HISTOGRAM_REPLICATED)
-                        bad_bank += bins == HISTOGRAM_U8_BINS ? w % 32 != (uint32_t)lane
-                                                              : w % 8 != (uint32_t)lane % 8;
+                    uint32_t w = histogram_merge_word(copies, first + (uint32_t)lane, i, lane);
+                    bad_merge += w >= words || used[w]++ != 0;
+                    banks |= 1u << (w % 32);
                 }
-            /* the merge reads each word once, and a warp's 32 reads hit 32 banks */
-            const int copies = histogram_copies(var, bins);
-            for (uint32_t first = 0; first < (uint32_t)bins; first += 32)
-                for (int i = 0; i < copies; ++i) {
-                    uint32_t banks = 0;
-                    for (int lane = 0; lane < 32; ++lane) {
-                        uint32_t w =
-                            histogram_merge_word(var, bins, first + (uint32_t)lane, i, lane);
-                        bad_merge += w >= words || used[w]++ != 0;
-                        banks |= 1u << (w % 32);
-                    }
-                    bad_merge += banks != ~0u;
-                }
-            for (uint32_t w = 0; w < words; ++w)
-                bad_merge += used[w] != 1;
-            EXPECT(!bad_bank && !bad_range && !bad_merge,
-                   "%d bins, variant %d: %d off their banks, %d out of range, %d merge faults",
-                   bins, v, bad_bank, bad_range, bad_merge);
-            EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
-        }
+                bad_merge += banks != ~0u;
+            }
+        for (uint32_t w = 0; w < words; ++w)
+            bad_merge += used[w] != 1;
+        EXPECT(!bad_bank && !bad_range && !bad_merge,
+               "%d bins, %d copies: %d off their banks, %d out of range, %d merge faults", bins,
+               copies, bad_bank, bad_range, bad_merge);
+        EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
+        EXPECT_EQ(histogram_copies(var, bins, 1 << 20), copies, "the layout a large share keeps");
     }
-    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS), 128 * 1024,
+    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 8), 128 * 1024,
               "4096-bin replicated: 128 KiB");
+    EXPECT_EQ(histogram_words(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, 1), 0, "global: no words");
 }
 
-static int one_request(enum histogram_variant v, int bins, const uint32_t bin[32])
+static int one_request(int copies, const uint32_t bin[32])
 {
     struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
-    histogram_model_count(&bf_rules_sm90, v, bins, bin, ~0u, &s);
+    histogram_model_count(&bf_rules_sm90, copies, bin, ~0u, &s);
     /* the general model agrees with the fast path */
     struct bf_site g = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
     uint32_t addr[32];
     for (int l = 0; l < 32; ++l)
-        addr[l] = 4u * histogram_word(v, bins, bin[l], l);
+        addr[l] = 4u * histogram_word(copies, bin[l], l);
     bf_site_add(&g, &bf_rules_sm90, addr, ~0u);
     EXPECT(g.wavefronts == s.wavefronts, "fast path %llu, general %llu",
            (unsigned long long)s.wavefronts, (unsigned long long)g.wavefronts);
@@ -87,13 +93,12 @@ static void test_adversaries(void)
         uint32_t b0[32];
         for (int l = 0; l < 32; ++l)
             b0[l] = bank0[l] % (uint32_t)bins; /* 256 bins: 8 such bins, 4 lanes each */
-        EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, same), 1, "one bin, one copy");
-        EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, same), 1, "one bin, replicated");
-        EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, b0), bins == 256 ? 8 : 32,
-                  "one bank, one copy");
+        const int copies = bins == 256 ? 32 : 8;
+        EXPECT_EQ(one_request(1, same), 1, "one bin, one copy");
+        EXPECT_EQ(one_request(copies, same), 1, "one bin, replicated");
+        EXPECT_EQ(one_request(1, b0), bins == 256 ? 8 : 32, "one bank, one copy");
         /* 4096: bins 32 l, so lanes 8 apart (one copy) share bits 5-6 too: 4-way */
-        EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, b0), bins == 256 ? 1 : 4,
-                  "one bank, replicated");
+        EXPECT_EQ(one_request(copies, b0), bins == 256 ? 1 : 4, "one bank, replicated");
     }
     /* 4096 replicated: no request exceeds 4, whatever the bins (random ones,
      * and the 4 lanes of each copy on 4 bins of one bank) */
@@ -102,24 +107,24 @@ static void test_adversaries(void)
     for (uint64_t r = 0; r < 20000; ++r) {
         for (int l = 0; l < 32; ++l)
             bin[l] = (uint32_t)(bf_random_bits(5, r * 32 + (uint64_t)l) % 4096u);
-        int w = one_request(HISTOGRAM_REPLICATED, 4096, bin);
+        int w = one_request(8, bin);
         worst = w > worst ? w : worst;
     }
     /* bins 128 apart: bits 0-1 and 5-6 all 0, so each copy's 4 lanes meet in
      * one bank (the swizzle spreads bins 32 apart: bits 5-6 differ) */
     for (int l = 0; l < 32; ++l)
         bin[l] = 128u * (uint32_t)l;
-    EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 4, "4 lanes of a copy, one bank");
+    EXPECT_EQ(one_request(8, bin), 4, "4 lanes of a copy, one bank");
     for (int l = 0; l < 32; ++l)
         bin[l] = 32u * (uint32_t)(l / 8 + 4 * (l % 8)); /* copy c: 4 bins 32 apart */
-    EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 1, "bins 32 apart, swizzled");
+    EXPECT_EQ(one_request(8, bin), 1, "bins 32 apart, swizzled");
     EXPECT(worst <= 4, "4096 replicated: worst %d on random bins", worst);
     /* 256 replicated: one wavefront on any bins */
     worst = 0;
     for (uint64_t r = 0; r < 20000; ++r) {
         for (int l = 0; l < 32; ++l)
             bin[l] = (uint32_t)(bf_random_bits(6, r * 32 + (uint64_t)l) % 256u);
-        int w = one_request(HISTOGRAM_REPLICATED, 256, bin);
+        int w = one_request(32, bin);
         worst = w > worst ? w : worst;
     }
     EXPECT_EQ(worst, 1, "256 replicated: one wavefront on random bins");
@@ -205,8 +210,8 @@ static void test_model_launch(void)
 /* Requests of `count` consecutive samples from `first`, lane l taking sample
  * first + l * stride + p for p < per (a warp of vectors: stride = per; the
  * head or tail: per = 1), replayed from histogram_sample. */
-static void replay(enum histogram_variant v, int bins, enum histogram_input input, uint64_t seed,
-                   int64_t first, int lanes, int stride, int per, struct bf_site *s)
+static void replay(int copies, int bins, enum histogram_input input, uint64_t seed, int64_t first,
+                   int lanes, int stride, int per, struct bf_site *s)
 {
     uint32_t bin[32] = {0};
     const int shift = bins == 256 ? 0 : 4;
@@ -214,7 +219,7 @@ static void replay(enum histogram_variant v, int bins, enum histogram_input inpu
         for (int l = 0; l < lanes; ++l)
             bin[l] =
                 histogram_sample(input, bins, seed, (uint64_t)(first + l * stride + p)) >> shift;
-        histogram_model_count(&bf_rules_sm90, v, bins, bin, lanes == 32 ? ~0u : (1u << lanes) - 1u,
+        histogram_model_count(&bf_rules_sm90, copies, bin, lanes == 32 ? ~0u : (1u << lanes) - 1u,
                               s);
     }
 }
@@ -237,10 +242,12 @@ static void test_model_period(void)
                 struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
                 const struct histogram_split sp = histogram_split_input(start, sb, n);
                 const int64_t tail = sp.head + sp.vectors * sp.per_vector;
-                replay(var, bins, input, 11, 0, (int)sp.head, 1, 1, &s);
-                replay(var, bins, input, 11, tail, (int)sp.tail, 1, 1, &s);
+                const int64_t blocks = histogram_blocks(var, bins, sp.vectors, bf_rules_sm90.sms);
+                const int copies = histogram_copies(var, bins, histogram_share(sp.vectors, blocks));
+                replay(copies, bins, input, 11, 0, (int)sp.head, 1, 1, &s);
+                replay(copies, bins, input, 11, tail, (int)sp.tail, 1, 1, &s);
                 for (int64_t g = 0; g < sp.vectors; g += 32)
-                    replay(var, bins, input, 11, sp.head + g * sp.per_vector,
+                    replay(copies, bins, input, 11, sp.head + g * sp.per_vector,
                            sp.vectors - g >= 32 ? 32 : (int)(sp.vectors - g), sp.per_vector,
                            sp.per_vector, &s);
                 EXPECT(sites[1].requests == s.requests && sites[1].wavefronts == s.wavefronts &&
