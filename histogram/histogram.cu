@@ -6,6 +6,13 @@
 #include "histogram/histogram.h"
 #include "histogram/histogram_layout.h"
 
+/* A probe's hook (histogram/probes/phases.cu stamps the clocks there), empty
+ * here: every thread of the block passes each point, in order: 0 the entry,
+ * 1 the counters cleared, 2 the samples counted, 3 the counts merged. */
+#ifndef HISTOGRAM_MARK
+#define HISTOGRAM_MARK(point) ((void)0)
+#endif
+
 /* Counts one bin: into the output (global variant) or into the block's
  * shared counters, `mine` being the byte address in shared memory of this
  * lane's copy. atomicAdd with its result unused compiles to ATOMS.POPC.INC,
@@ -68,6 +75,7 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
     histogram_kernel(uint32_t *__restrict__ hist, const uint8_t *__restrict__ in,
                      struct histogram_split split)
 {
+    HISTOGRAM_MARK(0);
     constexpr int THREADS = BINS == HISTOGRAM_U8_BINS ? 512 : 1024;
     const uint32_t WORDS = histogram_words(V, BINS, COPIES); /* constants once inlined */
     extern __shared__ uint4 smem[];
@@ -84,6 +92,7 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
         smem[i] = make_uint4(0, 0, 0, 0);
     if (WORDS > 0)
         __syncthreads();
+    HISTOGRAM_MARK(1);
 
     if (blockIdx.x == gridDim.x - 1) {
         const int64_t tail_start = split.head + split.vectors * split.per_vector;
@@ -146,6 +155,7 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
      * atomic (integer atomics: exact in any order). Lane l starts at copy
      * l / (32 / copies), so the 32 lanes read 32 different banks each step. */
     __syncthreads();
+    HISTOGRAM_MARK(2);
     for (uint32_t bin = tid; bin < BINS; bin += THREADS) {
         uint32_t total = 0;
         for (int i = 0; i < COPIES; ++i)
@@ -153,6 +163,7 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
         if (total != 0)
             atomicAdd(&hist[bin], total);
     }
+    HISTOGRAM_MARK(3);
 }
 
 /* ---- launchers ---- */
