@@ -88,6 +88,24 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
     const uint32_t mine =
         (uint32_t)__cvta_generic_to_shared(counters) + 4u * histogram_lane_word(COPIES, lane);
 
+    /* Block b counts the vectors [begin, end): an equal share, in whole
+     * groups of 32 so that each warp's lanes read 32 consecutive vectors. */
+    const uint4 *vec = (const uint4 *)split.first_vector;
+    const int64_t share = histogram_share(split.vectors, gridDim.x), begin = blockIdx.x * share,
+                  end = begin + share < split.vectors ? begin + share : split.vectors;
+    const int64_t tile = (int64_t)THREADS * HISTOGRAM_LOADS;
+    /* The replicated kernels load the next tile while they count this one
+     * (1.5x the registers; 2 or 1 blocks an SM have them). Measured A/B in
+     * one run on the H100, 1 GiB: bytes 0.970-0.971 -> 0.975-0.977 of the
+     * read ceiling, 16-bit samples 0.963-0.966 -> 0.963-0.970. The one-copy
+     * kernels, at 4 or 2 blocks of 32 registers, would spill (0.57-0.61). */
+    constexpr bool PREFETCH = V == HISTOGRAM_REPLICATED;
+    uint4 x[HISTOGRAM_LOADS], next[HISTOGRAM_LOADS];
+    /* The first tile's loads go out before the clear, which then runs while
+     * they are in flight: 8 copies of 4096 bins are 128 KiB to clear, 1024
+     * clocks of shared-memory stores, about a DRAM latency. */
+    load_tile<THREADS>(x, vec, begin + tid, end);
+
     for (uint32_t i = tid; i < WORDS / 4; i += THREADS)
         smem[i] = make_uint4(0, 0, 0, 0);
     if (WORDS > 0)
@@ -102,20 +120,6 @@ __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
             count<V, COPIES>(mine, hist, bin_at<BINS>(in, tail_start + tid));
     }
 
-    /* Block b counts the vectors [begin, end): an equal share, in whole
-     * groups of 32 so that each warp's lanes read 32 consecutive vectors. */
-    const uint4 *vec = (const uint4 *)split.first_vector;
-    const int64_t share = histogram_share(split.vectors, gridDim.x), begin = blockIdx.x * share,
-                  end = begin + share < split.vectors ? begin + share : split.vectors;
-    const int64_t tile = (int64_t)THREADS * HISTOGRAM_LOADS;
-    /* The replicated kernels load the next tile while they count this one
-     * (1.5x the registers; 2 or 1 blocks an SM have them). Measured A/B in
-     * one run on the H100, 1 GiB: bytes 0.970-0.971 -> 0.975-0.977 of the
-     * read ceiling, 16-bit samples 0.963-0.966 -> 0.963-0.970. The one-copy
-     * kernels, at 4 or 2 blocks of 32 registers, would spill (0.57-0.61). */
-    constexpr bool PREFETCH = V == HISTOGRAM_REPLICATED;
-    uint4 x[HISTOGRAM_LOADS], next[HISTOGRAM_LOADS];
-    load_tile<THREADS>(x, vec, begin + tid, end);
     for (int64_t base = begin; base < end; base += tile) {
         if (PREFETCH) /* the next tile's loads in flight while this one counts */
             load_tile<THREADS>(next, vec, base + tile + tid, end);
