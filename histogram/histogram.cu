@@ -207,14 +207,20 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
         (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
         return err;
     const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
+    /* The replicated copies for this share (histogram_copies): 256 bins 32;
+     * 4096 bins 8, or 4 where each block counts little. */
+    const int copies = histogram_copies(variant, BINS, histogram_share(split.vectors, blocks));
+    constexpr int MANY = BINS == HISTOGRAM_U8_BINS ? 32 : 8,
+                  FEW = BINS == HISTOGRAM_U8_BINS ? 32 : 4;
     switch (variant) {
     case HISTOGRAM_GLOBAL:
         return launch<HISTOGRAM_GLOBAL, BINS, 1>(hist, in, split, blocks, stream);
     case HISTOGRAM_SHARED:
         return launch<HISTOGRAM_SHARED, BINS, 1>(hist, in, split, blocks, stream);
     default:
-        return launch < HISTOGRAM_REPLICATED, BINS,
-               BINS == HISTOGRAM_U8_BINS ? 32 : 8 > (hist, in, split, blocks, stream);
+        if (copies == FEW)
+            return launch<HISTOGRAM_REPLICATED, BINS, FEW>(hist, in, split, blocks, stream);
+        return launch<HISTOGRAM_REPLICATED, BINS, MANY>(hist, in, split, blocks, stream);
     }
 }
 

@@ -2,7 +2,9 @@
  * bins (bin = sample >> 4, as for 12-bit image and sensor data), any length,
  * any alignment, exact: three variants that differ in where the counting
  * happens, from global atomics to a shared-memory layout whose lanes never
- * collide on a bank (256 bins) or collide at most 4-way on any input (4096).
+ * collide on a bank (256 bins) or collide at most 4-way on any input (4096;
+ * 8-way where each block counts at most 128 KiB: 4 copies of the bins there,
+ * cheaper to clear and merge).
  *
  *     histogram_u8(HISTOGRAM_REPLICATED, d_hist, d_bytes, n, stream);
  *
@@ -31,7 +33,7 @@ extern "C" {
 enum histogram_variant {
     HISTOGRAM_GLOBAL,     /* atomicAdd on the output in global memory, per sample */
     HISTOGRAM_SHARED,     /* one shared copy per block: lanes collide on banks */
-    HISTOGRAM_REPLICATED, /* copies laid out per lane: 1-way (256 bins), <= 4-way (4096) */
+    HISTOGRAM_REPLICATED, /* copies laid out per lane: 1-way (256 bins), <= 4- or 8-way (4096) */
     HISTOGRAM_VARIANTS
 };
 
@@ -45,9 +47,11 @@ cudaError_t histogram_u8(enum histogram_variant variant, uint32_t *hist, const u
  * 16-bit samples that start at `in`, at any byte address, odd ones too (a
  * void pointer: an odd uint16_t pointer is not valid C); the kernel then
  * reads aligned 16-byte vectors and reassembles the samples that straddle
- * them. HISTOGRAM_REPLICATED keeps 128 KiB of counters a block: on a GPU
- * that grants less shared memory to a block (sm_86 and sm_89: 99 KiB) it
- * returns the launch's error. Errors otherwise as histogram_u8. */
+ * them. HISTOGRAM_REPLICATED keeps 128 KiB of counters a block (64 KiB where
+ * each block counts at most 128 KiB of samples: n up to about 8 Mi samples on
+ * 132 SMs): on a GPU that grants less shared memory to a block (sm_86 and
+ * sm_89: 99 KiB) the launches of 128 KiB return the launch's error. Errors
+ * otherwise as histogram_u8. */
 cudaError_t histogram_u16(enum histogram_variant variant, uint32_t *hist, const void *in, int64_t n,
                           cudaStream_t stream);
 

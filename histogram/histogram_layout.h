@@ -22,7 +22,10 @@
  *               copy can collide: at most 4 wavefronts on any input. The 2
  *               bits are the bin's bits 0-1 XOR bits 5-6 (histogram_swizzle),
  *               so that bins 32 apart, the one bank of a one-copy histogram,
- *               still spread over the 4 banks.
+ *               still spread over the 4 banks. Where each block counts little
+ *               (histogram_copies), 4 copies (64 KiB), at most 8-way: the
+ *               clear and the merge of the copies cost more there than the
+ *               conflicts that 8 copies save.
  */
 #ifndef BANKFREE_HISTOGRAM_LAYOUT_H
 #define BANKFREE_HISTOGRAM_LAYOUT_H
@@ -73,13 +76,31 @@ static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
     return histogram_bin_word(copies, bin) + histogram_lane_word(copies, lane);
 }
 
+/* The most vectors a block of the 4096-bin replicated kernel counts with 4
+ * copies (2 tiles: 128 KiB of samples, 65536 of them); more, and it keeps 8.
+ * A block clears and merges its copies once: 8 copies are 1024 wavefronts of
+ * stores (128 KiB) and 1024 of loads, 4 copies half that, whatever it counts;
+ * in the count, 4 copies cost more a request, by the model 3.29 wavefronts
+ * against 2.96 on uniform bins, 3.14 against 2.90 on one-bank data, 1 and 1
+ * on one bin (and at most 8 against 4 on any input). The 512 to 1024
+ * wavefronts saved (the clear runs while the first loads are in flight: it is
+ * paid only where they land sooner) outweigh the 0.24-0.34 a request more up
+ * to 1500-4300 requests a block, 6000-17000 vectors: 8192 in between. On the
+ * H100's 132 SMs, inputs up to 16.5 MiB take 4 copies. */
+#define HISTOGRAM_FEW_COPIES_SHARE 8192
+
 /* Copies of each bin a block keeps: 1 (global, shared), or replicated: 32
- * (256 bins) or 8 (4096 bins). `share`: the vectors each block counts
- * (histogram_share). */
+ * (256 bins), or for 4096 bins 8, or 4 where a block counts at most
+ * HISTOGRAM_FEW_COPIES_SHARE vectors. `share`: the vectors each block counts
+ * (histogram_share); the launcher picks the kernel by it, and the model
+ * replays the same layout. */
 static BF_HD int histogram_copies(enum histogram_variant variant, int bins, int64_t share)
 {
-    (void)share;
-    return variant != HISTOGRAM_REPLICATED ? 1 : bins == HISTOGRAM_U8_BINS ? 32 : 8;
+    if (variant != HISTOGRAM_REPLICATED)
+        return 1;
+    if (bins == HISTOGRAM_U8_BINS)
+        return 32;
+    return share <= HISTOGRAM_FEW_COPIES_SHARE ? 4 : 8;
 }
 
 /* Words of shared memory a block counts in (0: none, global atomics). */
@@ -102,9 +123,10 @@ static BF_HD uint32_t histogram_merge_word(int copies, uint32_t bin, int i, int 
  * registers): the grid is this times the SMs, each block counting an equal
  * share of the input, so the set-up and merge are paid once a block. A
  * macro, for the kernels' __launch_bounds__ too. One copy: 512 or 1024
- * threads of 32 registers, 4 or 2 blocks. Replicated: 32 KiB or 128 KiB of
- * counters, 2 or 1 blocks, with the registers to load ahead. Global: as
- * replicated (its atomics in L2 are its limit; more blocks would spill). */
+ * threads of 32 registers, 4 or 2 blocks. Replicated: 32 KiB or 128 KiB (64
+ * KiB with 4 copies) of counters, 2 or 1 blocks, with the registers to load
+ * ahead. Global: as replicated (its atomics in L2 are its limit; more blocks
+ * would spill). */
 #define HISTOGRAM_BLOCKS_PER_SM(variant, bins)                                                     \
     ((variant) == HISTOGRAM_SHARED ? ((bins) == HISTOGRAM_U8_BINS ? 4 : 2)                         \
                                    : ((bins) == HISTOGRAM_U8_BINS ? 2 : 1))

@@ -12,17 +12,21 @@
 static const int bin_counts[2] = {HISTOGRAM_U8_BINS, HISTOGRAM_U16_BINS};
 
 /* The layouts the kernels use: one copy (shared) of either bins, and the
- * replicated copies of each (histogram_copies, at any share). */
+ * replicated copies of each (histogram_copies), with a share of vectors a
+ * block at which the replicated kernel keeps them. */
 static const struct {
     int bins, copies;
-} layouts[] = {{HISTOGRAM_U8_BINS, 1},
-               {HISTOGRAM_U8_BINS, 32},
-               {HISTOGRAM_U16_BINS, 1},
-               {HISTOGRAM_U16_BINS, 8}};
+    int64_t share;
+} layouts[] = {{HISTOGRAM_U8_BINS, 1, 1 << 20},
+               {HISTOGRAM_U8_BINS, 32, 1 << 20},
+               {HISTOGRAM_U16_BINS, 1, 1 << 20},
+               {HISTOGRAM_U16_BINS, 8, 1 << 20},
+               {HISTOGRAM_U16_BINS, 4, HISTOGRAM_FEW_COPIES_SHARE}};
 #define LAYOUTS (int)(sizeof layouts / sizeof layouts[0])
 
 /* Replicated: lane l's counters lie in the banks of its copy, l % copies,
- * l % copies + copies, ... (256 bins: bank l; 4096: l % 8, l % 8 + 8, ...);
+ * l % copies + copies, ... (256 bins: bank l; 4096: l % 8, l % 8 + 8, ...,
+ * or with 4 copies l % 4, l % 4 + 4, ...);
  * every (bin, copy) has its own word; the merge finds each word's bin. */
 static void test_layouts(void)
 {
@@ -57,11 +61,49 @@ static void test_layouts(void)
                "%d bins, %d copies: %d off their banks, %d out of range, %d merge faults", bins,
                copies, bad_bank, bad_range, bad_merge);
         EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
-        EXPECT_EQ(histogram_copies(var, bins, 1 << 20), copies, "the layout a large share keeps");
+        EXPECT_EQ(histogram_copies(var, bins, layouts[k].share), copies, "the layout of a share");
     }
     EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 8), 128 * 1024,
               "4096-bin replicated: 128 KiB");
+    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 4), 64 * 1024,
+              "4096-bin replicated, 4 copies: 64 KiB");
     EXPECT_EQ(histogram_words(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, 1), 0, "global: no words");
+}
+
+/* The copies a block keeps follow its share: 4096 bins 4 up to
+ * HISTOGRAM_FEW_COPIES_SHARE vectors a block, 8 beyond; 256 bins always 32;
+ * one copy for the shared variant. And the sizes around it on 132 SMs:
+ * 16.5 MiB of 16-bit samples is the last with 4 copies. */
+static void test_rule(void)
+{
+    const int64_t few = HISTOGRAM_FEW_COPIES_SHARE;
+    const enum histogram_variant r = HISTOGRAM_REPLICATED;
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, 0), 4, "no vectors: 4 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few), 4, "at the share: 4 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few + 32), 8, "past it: 8 copies");
+    EXPECT_EQ(few % 32, 0, "a share is whole groups of 32");
+    int bad = 0;
+    for (int64_t share = 0; share <= 4 * few; share += 32)
+        bad += histogram_copies(r, HISTOGRAM_U8_BINS, share) != 32 ||
+               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U16_BINS, share) != 1 ||
+               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U8_BINS, share) != 1 ||
+               histogram_copies(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, share) != 1;
+    EXPECT(bad == 0, "256 bins keep 32 copies at any share, the one-copy variants 1 (%d not)", bad);
+    /* 132 SMs, 16-bit samples from a 16-byte boundary: the sweep's sizes and
+     * the last one with 4 copies */
+    const struct {
+        int64_t bytes;
+        int copies;
+    } sizes[] = {{4096, 4},     {65536, 4},          {4194304, 4},
+                 {16777216, 4}, {132 * few * 16, 4}, {132 * few * 16 + 16, 8},
+                 {33554432, 8}, {67108864, 8},       {1073741824, 8}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        const struct histogram_split sp = histogram_split_input(4096, 2, sizes[k].bytes / 2);
+        const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, sp.vectors, 132);
+        EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, histogram_share(sp.vectors, blocks)) ==
+                   sizes[k].copies,
+               "%lld bytes: %d copies", (long long)sizes[k].bytes, sizes[k].copies);
+    }
 }
 
 static int one_request(int copies, const uint32_t bin[32])
@@ -119,6 +161,27 @@ static void test_adversaries(void)
         bin[l] = 32u * (uint32_t)(l / 8 + 4 * (l % 8)); /* copy c: 4 bins 32 apart */
     EXPECT_EQ(one_request(8, bin), 1, "bins 32 apart, swizzled");
     EXPECT(worst <= 4, "4096 replicated: worst %d on random bins", worst);
+    /* 4 copies (where blocks count little): no request exceeds 8; bins 256
+     * apart (bits 0-2 and 5-7 all 0) put each copy's 8 lanes in one bank;
+     * bins 32 l, the one bank of one copy: lanes 8 apart share bits 5-7,
+     * 4-way; bins 32 apart within each copy: spread over its 8 banks */
+    worst = 0;
+    for (uint64_t r = 0; r < 20000; ++r) {
+        for (int l = 0; l < 32; ++l)
+            bin[l] = (uint32_t)(bf_random_bits(7, r * 32 + (uint64_t)l) % 4096u);
+        int w = one_request(4, bin);
+        worst = w > worst ? w : worst;
+    }
+    EXPECT(worst <= 8, "4096 replicated, 4 copies: worst %d on random bins", worst);
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 256u * (uint32_t)(l / 4); /* copy c: 8 bins 256 apart */
+    EXPECT_EQ(one_request(4, bin), 8, "4 copies: 8 lanes of a copy, one bank");
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 32u * (uint32_t)l;
+    EXPECT_EQ(one_request(4, bin), 4, "4 copies: one bank of one copy");
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 32u * (uint32_t)(l / 4 + 8 * (l % 4)); /* copy c: 8 bins 32 apart */
+    EXPECT_EQ(one_request(4, bin), 1, "4 copies: bins 32 apart, swizzled");
     /* 256 replicated: one wavefront on any bins */
     worst = 0;
     for (uint64_t r = 0; r < 20000; ++r) {
@@ -178,11 +241,17 @@ static void test_model_launch(void)
             uint64_t want = (uint64_t)((sp.vectors + 31) / 32) * (uint64_t)sp.per_vector +
                             (sp.head > 0) + (sp.tail > 0);
             EXPECT_EQ(sites[1].requests, want, "count requests");
+            const int64_t blocks =
+                histogram_blocks(HISTOGRAM_REPLICATED, bins, sp.vectors, rules.sms);
+            const int copies =
+                histogram_copies(HISTOGRAM_REPLICATED, bins, histogram_share(sp.vectors, blocks));
+            EXPECT_EQ(copies, bins == 256 ? 32 : 4, "a few blocks of 4096 bins: 4 copies");
             if (bins == 256 || in == HISTOGRAM_SAME)
                 EXPECT(sites[1].wavefronts == sites[1].requests, "%d bins, input %d: conflict-free",
                        bins, in);
             else
-                EXPECT(sites[1].worst <= 4, "4096 bins: at most 4-way");
+                EXPECT(sites[1].worst <= 32 / copies, "4096 bins, %d copies: at most %d-way",
+                       copies, 32 / copies);
             EXPECT(sites[0].wavefronts == sites[0].ideal && sites[2].wavefronts == sites[2].ideal,
                    "clear and merge at the ideal");
             ns = histogram_model_launch(HISTOGRAM_SHARED, bins, (enum histogram_input)in, 9, n,
@@ -205,6 +274,24 @@ static void test_model_launch(void)
     EXPECT_EQ(
         histogram_model_launch(HISTOGRAM_GLOBAL, 256, HISTOGRAM_UNIFORM, 1, 1000, 0, &rules, a), 0,
         "global: no shared memory");
+    /* The copies follow the share, as the launcher picks them: 4096 bins on
+     * 132 SMs, 8192 vectors a block (16.5 MiB) clear and merge 4 copies,
+     * one more group of vectors 8; every block clears its words with
+     * st.128 (words / 128 requests) and merges them (words / 32). */
+    rules.sms = 132;
+    const int64_t last = 132 * (int64_t)HISTOGRAM_FEW_COPIES_SHARE * 8; /* samples */
+    for (int more = 0; more <= 1; ++more) {
+        const int64_t n = last + 8 * 32 * more;
+        histogram_model_launch(HISTOGRAM_REPLICATED, 4096, HISTOGRAM_UNIFORM, 1, n, 0, &rules, a);
+        const uint64_t words = 4096u * (more ? 8u : 4u);
+        EXPECT(a[0].requests == 132 * words / 128 && a[2].requests == 132 * words / 32,
+               "%lld samples: clear %llu requests, merge %llu, for %llu words a block",
+               (long long)n, (unsigned long long)a[0].requests, (unsigned long long)a[2].requests,
+               (unsigned long long)words);
+        EXPECT(strstr(a[1].name, more ? "*8+lane%8" : "*4+lane%4") != NULL,
+               "the count site names its copies: %s", a[1].name);
+        EXPECT(a[1].worst <= (more ? 4 : 8), "at most %d-way", more ? 4 : 8);
+    }
 }
 
 /* Requests of `count` consecutive samples from `first`, lane l taking sample
@@ -308,6 +395,7 @@ static void test_reference(void)
 int main(void)
 {
     test_layouts();
+    test_rule();
     test_adversaries();
     test_split();
     test_model_launch();
