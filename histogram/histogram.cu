@@ -190,6 +190,20 @@ static cudaError_t launch(uint32_t *hist, const uint8_t *in, struct histogram_sp
     return cudaGetLastError();
 }
 
+/* The replicated kernel of C copies, where it is built: the layouts that
+ * histogram_copies returns for BINS (HISTOGRAM_REPLICATED_BUILT). Any other
+ * count is an error, never another layout. */
+template <int BINS, int C>
+static cudaError_t launch_replicated(uint32_t *hist, const uint8_t *in,
+                                     struct histogram_split split, int64_t blocks,
+                                     cudaStream_t stream)
+{
+    if constexpr (HISTOGRAM_REPLICATED_BUILT(BINS, C))
+        return launch<HISTOGRAM_REPLICATED, BINS, C>(hist, in, split, blocks, stream);
+    else
+        return cudaErrorInvalidValue;
+}
+
 template <int BINS>
 static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, const uint8_t *in,
                              int64_t n, cudaStream_t stream)
@@ -207,20 +221,25 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
         (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
         return err;
     const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
-    /* The replicated copies for this share (histogram_copies): 256 bins 32;
-     * 4096 bins 8, or 4 where each block counts little. */
-    const int copies = histogram_copies(variant, BINS, histogram_share(split.vectors, blocks));
-    constexpr int MANY = BINS == HISTOGRAM_U8_BINS ? 32 : 8,
-                  FEW = BINS == HISTOGRAM_U8_BINS ? 32 : 4;
     switch (variant) {
     case HISTOGRAM_GLOBAL:
         return launch<HISTOGRAM_GLOBAL, BINS, 1>(hist, in, split, blocks, stream);
     case HISTOGRAM_SHARED:
         return launch<HISTOGRAM_SHARED, BINS, 1>(hist, in, split, blocks, stream);
     default:
-        if (copies == FEW)
-            return launch<HISTOGRAM_REPLICATED, BINS, FEW>(hist, in, split, blocks, stream);
-        return launch<HISTOGRAM_REPLICATED, BINS, MANY>(hist, in, split, blocks, stream);
+        break;
+    }
+    /* The kernel of the copies histogram_copies picks for this share, the
+     * layout the model replays: the one source of the count. */
+    switch (histogram_copies(variant, BINS, histogram_share(split.vectors, blocks))) {
+    case 4:
+        return launch_replicated<BINS, 4>(hist, in, split, blocks, stream);
+    case 8:
+        return launch_replicated<BINS, 8>(hist, in, split, blocks, stream);
+    case 32:
+        return launch_replicated<BINS, 32>(hist, in, split, blocks, stream);
+    default:
+        return cudaErrorInvalidValue;
     }
 }
 

@@ -103,6 +103,13 @@ static BF_HD int histogram_copies(enum histogram_variant variant, int bins, int6
     return share <= HISTOGRAM_FEW_COPIES_SHARE ? 4 : 8;
 }
 
+/* The replicated kernels histogram.cu builds: 32 copies of 256 bins, 4 or 8
+ * of 4096 (a macro, for its `if constexpr`). Its launcher switches on the
+ * value histogram_copies returns and takes the kernel of that many copies;
+ * the CPU test checks that every value the rule returns is one of these. */
+#define HISTOGRAM_REPLICATED_BUILT(bins, copies)                                                   \
+    ((bins) == HISTOGRAM_U8_BINS ? (copies) == 32 : (copies) == 4 || (copies) == 8)
+
 /* Words of shared memory a block counts in (0: none, global atomics). */
 static BF_HD uint32_t histogram_words(enum histogram_variant variant, int bins, int copies)
 {

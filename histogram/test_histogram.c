@@ -89,6 +89,19 @@ static void test_rule(void)
                histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U8_BINS, share) != 1 ||
                histogram_copies(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, share) != 1;
     EXPECT(bad == 0, "256 bins keep 32 copies at any share, the one-copy variants 1 (%d not)", bad);
+    /* the launcher has a kernel for every count the rule returns, and none
+     * for the counts it never returns */
+    bad = 0;
+    for (int64_t share = 0; share <= 4 * few; share += 32)
+        for (int k = 0; k < 2; ++k)
+            bad += !HISTOGRAM_REPLICATED_BUILT(bin_counts[k],
+                                               histogram_copies(r, bin_counts[k], share));
+    EXPECT(bad == 0, "every replicated layout the rule picks is built (%d not)", bad);
+    EXPECT(!HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U16_BINS, 32) &&
+               !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U16_BINS, 1) &&
+               !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U8_BINS, 4) &&
+               !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U8_BINS, 8),
+           "no kernel for a layout the rule never picks");
     /* 132 SMs, 16-bit samples from a 16-byte boundary: the sweep's sizes and
      * the last one with 4 copies */
     const struct {
