@@ -216,9 +216,12 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
 
     const int sample_bytes = BINS == HISTOGRAM_U8_BINS ? 1 : 2;
     const struct histogram_split split = histogram_split_input((uintptr_t)in, sample_bytes, n);
-    int device, sms;
+    int device, sms, optin;
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
-        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) !=
+            cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) !=
+            cudaSuccess)
         return err;
     const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
     switch (variant) {
@@ -229,9 +232,10 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
     default:
         break;
     }
-    /* The kernel of the copies histogram_copies picks for this share, the
-     * layout the model replays: the one source of the count. */
-    switch (histogram_copies(variant, BINS, histogram_share(split.vectors, blocks))) {
+    /* The kernel of the copies histogram_copies picks for this share and this
+     * GPU's shared memory, the layout the model replays: the one source of
+     * the count. */
+    switch (histogram_copies(variant, BINS, histogram_share(split.vectors, blocks), optin)) {
     case 4:
         return launch_replicated<BINS, 4>(hist, in, split, blocks, stream);
     case 8:

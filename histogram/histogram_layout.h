@@ -77,7 +77,8 @@ static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
 }
 
 /* The most vectors a block of the 4096-bin replicated kernel counts with 4
- * copies (2 tiles: 128 KiB of samples, 65536 of them); more, and it keeps 8.
+ * copies (2 tiles: 128 KiB of samples, 65536 of them); more, and it keeps 8
+ * where the GPU lets a block have them (histogram_copies).
  * A block clears and merges its copies once: 8 copies are 1024 wavefronts of
  * stores (128 KiB) and 1024 of loads, 4 copies half that, whatever it counts;
  * in the count, 4 copies cost more a request, by the model 3.29 wavefronts
@@ -85,21 +86,41 @@ static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
  * on one bin (and at most 8 against 4 on any input). The 512 to 1024
  * wavefronts saved (the clear runs while the first loads are in flight: it is
  * paid only where they land sooner) outweigh the 0.24-0.34 a request more up
- * to 1500-4300 requests a block, 6000-17000 vectors: 8192 in between. On the
- * H100's 132 SMs, inputs up to 16.5 MiB take 4 copies. */
+ * to 1500-4300 requests a block, 6000-17000 vectors: 8192 in between. A
+ * block counts at most 8192 exactly where the input holds at most 8192 x SMs
+ * aligned vectors (one block an SM at most, histogram_blocks): on the H100's
+ * 132 SMs, 16.5 MiB of samples from a 16-byte boundary. */
 #define HISTOGRAM_FEW_COPIES_SHARE 8192
 
+/* The shared memory a block may ask for on the H100 (sm_90), in bytes:
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KiB. The launcher passes
+ * histogram_copies the GPU's own; the model replays the H100 and passes this
+ * (struct bf_bank_rules, in common/, carries the SMs of the GPU it replays
+ * but no shared-memory limit), so on a GPU of less than 128 KiB its count
+ * site names 8 copies where the kernel keeps 4 above the share. */
+#define HISTOGRAM_H100_SMEM_OPTIN (227 * 1024)
+
 /* Copies of each bin a block keeps: 1 (global, shared), or replicated: 32
- * (256 bins), or for 4096 bins 8, or 4 where a block counts at most
- * HISTOGRAM_FEW_COPIES_SHARE vectors. `share`: the vectors each block counts
- * (histogram_share); the launcher picks the kernel by it, and the model
- * replays the same layout. */
-static BF_HD int histogram_copies(enum histogram_variant variant, int bins, int64_t share)
+ * (256 bins, 32 KiB), or for 4096 bins
+ *   8 (128 KiB) where a block counts more than HISTOGRAM_FEW_COPIES_SHARE
+ *     vectors and the GPU lets a block have 128 KiB (smem_optin, bytes:
+ *     cudaDevAttrMaxSharedMemoryPerBlockOptin; H100 227 KiB), and
+ *   4 (64 KiB) where a block counts at most HISTOGRAM_FEW_COPIES_SHARE
+ *     vectors, or at any share where smem_optin is under 128 KiB (sm_86 and
+ *     sm_89: 99 KiB): still exact, at most 8-way, and then whether a launch
+ *     fits does not depend on n.
+ * `share`: the vectors each block counts (histogram_share). The one rule:
+ * the launcher takes the kernel of the value it returns, the model replays
+ * that layout, the tests check both sides of each threshold. */
+static BF_HD int histogram_copies(enum histogram_variant variant, int bins, int64_t share,
+                                  int smem_optin)
 {
     if (variant != HISTOGRAM_REPLICATED)
         return 1;
     if (bins == HISTOGRAM_U8_BINS)
         return 32;
+    if (smem_optin < 4 * HISTOGRAM_U16_BINS * 8)
+        return 4;
     return share <= HISTOGRAM_FEW_COPIES_SHARE ? 4 : 8;
 }
 

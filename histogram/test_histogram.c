@@ -61,7 +61,8 @@ static void test_layouts(void)
                "%d bins, %d copies: %d off their banks, %d out of range, %d merge faults", bins,
                copies, bad_bank, bad_range, bad_merge);
         EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
-        EXPECT_EQ(histogram_copies(var, bins, layouts[k].share), copies, "the layout of a share");
+        EXPECT_EQ(histogram_copies(var, bins, layouts[k].share, HISTOGRAM_H100_SMEM_OPTIN), copies,
+                  "the layout of a share");
     }
     EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 8), 128 * 1024,
               "4096-bin replicated: 128 KiB");
@@ -71,31 +72,51 @@ static void test_layouts(void)
 }
 
 /* The copies a block keeps follow its share: 4096 bins 4 up to
- * HISTOGRAM_FEW_COPIES_SHARE vectors a block, 8 beyond; 256 bins always 32;
- * one copy for the shared variant. And the sizes around it on 132 SMs:
- * 16.5 MiB of 16-bit samples is the last with 4 copies. */
+ * HISTOGRAM_FEW_COPIES_SHARE vectors a block, 8 beyond where a block may
+ * have 128 KiB, 4 at every share where it may not; 256 bins always 32; one
+ * copy for the shared variant. And the sizes around it: 4 copies exactly up
+ * to 8192 vectors an SM (16.5 MiB of 16-bit samples on 132 SMs). */
 static void test_rule(void)
 {
     const int64_t few = HISTOGRAM_FEW_COPIES_SHARE;
     const enum histogram_variant r = HISTOGRAM_REPLICATED;
-    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, 0), 4, "no vectors: 4 copies");
-    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few), 4, "at the share: 4 copies");
-    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few + 32), 8, "past it: 8 copies");
+    const int h100 = HISTOGRAM_H100_SMEM_OPTIN, eight = 4 * HISTOGRAM_U16_BINS * 8;
+    EXPECT_EQ(h100, 232448, "the H100 lets a block have 227 KiB");
+    EXPECT_EQ(eight, 128 * 1024, "8 copies of 4096 bins: 128 KiB");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, 0, h100), 4, "no vectors: 4 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few, h100), 4, "at the share: 4 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few + 32, h100), 8, "past it: 8 copies");
     EXPECT_EQ(few % 32, 0, "a share is whole groups of 32");
+    /* The opt-in limit: 8 copies from exactly 128 KiB a block; below it
+     * (sm_86, sm_89: 99 KiB; 64 KiB; 48 KiB) 4 at every share, so that a
+     * launch fits at every n or at none. */
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few + 32, eight), 8, "128 KiB: 8 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few, eight), 4, "128 KiB, at the share: 4");
+    const int small[] = {eight - 1, 99 * 1024, 64 * 1024, 48 * 1024};
     int bad = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int64_t share = 0; share <= 4 * few; share += 32)
+            bad += histogram_copies(r, HISTOGRAM_U16_BINS, share, small[k]) != 4 ||
+                   histogram_copies(r, HISTOGRAM_U16_BINS, share << 10, small[k]) != 4 ||
+                   histogram_copies(r, HISTOGRAM_U8_BINS, share, small[k]) != 32 ||
+                   histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U16_BINS, share, small[k]) != 1;
+    EXPECT(bad == 0, "under 128 KiB a block: 4 copies at every share (%d not)", bad);
+    bad = 0;
     for (int64_t share = 0; share <= 4 * few; share += 32)
-        bad += histogram_copies(r, HISTOGRAM_U8_BINS, share) != 32 ||
-               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U16_BINS, share) != 1 ||
-               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U8_BINS, share) != 1 ||
-               histogram_copies(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, share) != 1;
+        bad += histogram_copies(r, HISTOGRAM_U8_BINS, share, h100) != 32 ||
+               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U16_BINS, share, h100) != 1 ||
+               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U8_BINS, share, h100) != 1 ||
+               histogram_copies(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, share, h100) != 1;
     EXPECT(bad == 0, "256 bins keep 32 copies at any share, the one-copy variants 1 (%d not)", bad);
     /* the launcher has a kernel for every count the rule returns, and none
      * for the counts it never returns */
     bad = 0;
+    const int limits[] = {h100, eight, eight - 1, 99 * 1024, 48 * 1024};
     for (int64_t share = 0; share <= 4 * few; share += 32)
         for (int k = 0; k < 2; ++k)
-            bad += !HISTOGRAM_REPLICATED_BUILT(bin_counts[k],
-                                               histogram_copies(r, bin_counts[k], share));
+            for (int o = 0; o < 5; ++o)
+                bad += !HISTOGRAM_REPLICATED_BUILT(
+                    bin_counts[k], histogram_copies(r, bin_counts[k], share, limits[o]));
     EXPECT(bad == 0, "every replicated layout the rule picks is built (%d not)", bad);
     EXPECT(!HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U16_BINS, 32) &&
                !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U16_BINS, 1) &&
@@ -103,7 +124,7 @@ static void test_rule(void)
                !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U8_BINS, 8),
            "no kernel for a layout the rule never picks");
     /* 132 SMs, 16-bit samples from a 16-byte boundary: the sweep's sizes and
-     * the last one with 4 copies */
+     * the last one with 4 copies; 99 KiB a block: 4 at all of them */
     const struct {
         int64_t bytes;
         int copies;
@@ -113,10 +134,28 @@ static void test_rule(void)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         const struct histogram_split sp = histogram_split_input(4096, 2, sizes[k].bytes / 2);
         const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, sp.vectors, 132);
-        EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, histogram_share(sp.vectors, blocks)) ==
-                   sizes[k].copies,
+        const int64_t share = histogram_share(sp.vectors, blocks);
+        EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, share, h100) == sizes[k].copies,
                "%lld bytes: %d copies", (long long)sizes[k].bytes, sizes[k].copies);
+        EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, share, 99 * 1024) == 4,
+               "%lld bytes, 99 KiB a block: 4 copies", (long long)sizes[k].bytes);
     }
+    /* Any number of SMs: 4 copies exactly up to 8192 vectors an SM (the grid
+     * reaches one block an SM at 4096), 8 from one more vector. */
+    const int sm_counts[] = {1, 28, 46, 84, 108, 132, 144};
+    bad = 0;
+    for (int k = 0; k < 7; ++k) {
+        const int64_t sms = sm_counts[k];
+        const int64_t at[] = {1,         4096 * sms,    4096 * sms + 1,
+                              few * sms, few * sms + 1, 4 * few * sms};
+        for (int j = 0; j < 6; ++j) {
+            const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, at[j], (int)sms);
+            const int got =
+                histogram_copies(r, HISTOGRAM_U16_BINS, histogram_share(at[j], blocks), h100);
+            bad += got != (at[j] <= few * sms ? 4 : 8);
+        }
+    }
+    EXPECT(bad == 0, "4 copies up to 8192 vectors an SM, 8 beyond, on any SMs (%d not)", bad);
 }
 
 static int one_request(int copies, const uint32_t bin[32])
@@ -257,7 +296,8 @@ static void test_model_launch(void)
             const int64_t blocks =
                 histogram_blocks(HISTOGRAM_REPLICATED, bins, sp.vectors, rules.sms);
             const int copies =
-                histogram_copies(HISTOGRAM_REPLICATED, bins, histogram_share(sp.vectors, blocks));
+                histogram_copies(HISTOGRAM_REPLICATED, bins, histogram_share(sp.vectors, blocks),
+                                 HISTOGRAM_H100_SMEM_OPTIN);
             EXPECT_EQ(copies, bins == 256 ? 32 : 4, "a few blocks of 4096 bins: 4 copies");
             if (bins == 256 || in == HISTOGRAM_SAME)
                 EXPECT(sites[1].wavefronts == sites[1].requests, "%d bins, input %d: conflict-free",
@@ -343,7 +383,8 @@ static void test_model_period(void)
                 const struct histogram_split sp = histogram_split_input(start, sb, n);
                 const int64_t tail = sp.head + sp.vectors * sp.per_vector;
                 const int64_t blocks = histogram_blocks(var, bins, sp.vectors, bf_rules_sm90.sms);
-                const int copies = histogram_copies(var, bins, histogram_share(sp.vectors, blocks));
+                const int copies = histogram_copies(var, bins, histogram_share(sp.vectors, blocks),
+                                                    HISTOGRAM_H100_SMEM_OPTIN);
                 replay(copies, bins, input, 11, 0, (int)sp.head, 1, 1, &s);
                 replay(copies, bins, input, 11, tail, (int)sp.tail, 1, 1, &s);
                 for (int64_t g = 0; g < sp.vectors; g += 32)

@@ -128,11 +128,12 @@ int main(int argc, char **argv)
     for (int64_t s : sizes)
         most = std::max(most, s);
 
-    int device, sms, l2;
+    int device, sms, l2, optin;
     cudaDeviceProp prop;
     BF_CHECK(cudaGetDevice(&device));
     BF_CHECK(cudaGetDeviceProperties(&prop, device));
     BF_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    BF_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     BF_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
     const size_t flush_bytes = std::max((size_t)256 << 20, 4 * (size_t)l2);
     void *flush;
@@ -172,11 +173,12 @@ int main(int argc, char **argv)
                 const enum histogram_variant v =
                     config == SHARED ? HISTOGRAM_SHARED : HISTOGRAM_REPLICATED;
                 const int64_t blocks = histogram_blocks(v, HISTOGRAM_U16_BINS, split.vectors, sms);
-                const int copies = config == FORCED4 ? 4
-                                   : config == FORCED8
-                                       ? 8
-                                       : histogram_copies(v, HISTOGRAM_U16_BINS,
-                                                          histogram_share(split.vectors, blocks));
+                const int copies =
+                    config == FORCED4 ? 4
+                    : config == FORCED8
+                        ? 8
+                        : histogram_copies(v, HISTOGRAM_U16_BINS,
+                                           histogram_share(split.vectors, blocks), optin);
                 const int stamped = (int)std::min<int64_t>(blocks, PHASES_BLOCKS);
                 std::vector<double> clear, count, merge, block, span, spread, event;
                 for (int rep = -3; rep < reps; ++rep) {
