@@ -7,8 +7,10 @@
 #include "histogram/histogram_layout.h"
 
 /* A probe's hook (histogram/probes/phases.cu stamps the clocks there), empty
- * here: every thread of the block passes each point, in order: 0 the entry,
- * 1 the counters cleared, 2 the samples counted, 3 the counts merged. */
+ * here. In the shared-memory variants every thread of the block passes each
+ * point, in order: 0 the entry, 1 the counters cleared, 2 the samples
+ * counted, 3 the counts merged; the global variant passes 0 and 1 only (it
+ * returns after counting, with no counters to merge). */
 #ifndef HISTOGRAM_MARK
 #define HISTOGRAM_MARK(point) ((void)0)
 #endif
@@ -63,11 +65,12 @@ static __device__ __forceinline__ void load_tile(uint4 x[HISTOGRAM_LOADS], const
     }
 }
 
-/* Each block clears its counters, counts its share of the vectors a tile at a
- * time (HISTOGRAM_LOADS vectors a thread), and adds its counts into hist. The last block also
- * counts the head and tail samples. STRADDLE: 16-bit samples at an odd address; the vectors' words
- * are shifted by one byte, the last byte coming from the next vector (the next lane's, or loaded).
- * COPIES: histogram_copies for the block's share (the launcher picks the kernel).
+/* Each block issues the loads of its first tile, clears its counters while they are in flight,
+ * counts its share of the vectors a tile at a time (HISTOGRAM_LOADS vectors a thread), and adds
+ * its counts into hist. The last block also counts the head and tail samples. STRADDLE: 16-bit
+ * samples at an odd address; the vectors' words are shifted by one byte, the last byte coming from
+ * the next vector (the next lane's, or loaded). COPIES: histogram_copies for the block's share (the
+ * launcher picks the kernel).
  */
 template <enum histogram_variant V, int BINS, int STRADDLE, int COPIES>
 __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,

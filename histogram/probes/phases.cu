@@ -25,8 +25,9 @@
 #define PHASES_BLOCKS 2048
 __device__ unsigned long long phases_clock[PHASES_BLOCKS][4], phases_timer[PHASES_BLOCKS][4];
 
-/* Every thread of the block passes each point; thread 0 stamps it once all
- * have (the barrier is the probe's, not the library's). */
+/* In the shared-memory variants (the only ones run here) every thread of the
+ * block passes each point; thread 0 stamps it once all have (the barrier is
+ * the probe's, not the library's). */
 static __device__ __forceinline__ void phases_mark(int point)
 {
     __syncthreads();
