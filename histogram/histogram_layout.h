@@ -151,10 +151,13 @@ static BF_HD uint32_t histogram_merge_word(int copies, uint32_t bin, int i, int 
  * registers): the grid is this times the SMs, each block counting an equal
  * share of the input, so the set-up and merge are paid once a block. A
  * macro, for the kernels' __launch_bounds__ too. One copy: 512 or 1024
- * threads of 32 registers, 4 or 2 blocks. Replicated: 32 KiB or 128 KiB (64
- * KiB with 4 copies) of counters, 2 or 1 blocks, with the registers to load
- * ahead. Global: as replicated (its atomics in L2 are its limit; more blocks
- * would spill). */
+ * threads of 32 registers, 4 or 2 blocks. Replicated, with the registers to
+ * load ahead: 256 bins 2 blocks (32 KiB of counters each); 4096 bins 1. With
+ * 8 copies (128 KiB) shared memory allows only one; with 4 (64 KiB) it would
+ * hold 3, and the one block comes from the registers: 1024 threads of 56-61
+ * registers (cuobjdump --dump-resource-usage, sm_90) take 56-61 Ki of the
+ * SM's 64 Ki. Global: as replicated (its atomics in L2 are its limit; more
+ * blocks would spill). */
 #define HISTOGRAM_BLOCKS_PER_SM(variant, bins)                                                     \
     ((variant) == HISTOGRAM_SHARED ? ((bins) == HISTOGRAM_U8_BINS ? 4 : 2)                         \
                                    : ((bins) == HISTOGRAM_U8_BINS ? 2 : 1))
