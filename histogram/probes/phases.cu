@@ -40,7 +40,10 @@ static __device__ __forceinline__ void phases_mark(int point)
 }
 #define HISTOGRAM_MARK(point) phases_mark(point)
 /* This file holds its own copy of the library's kernels: its entry points
- * renamed, so that none can clash with bankfree_kernels'. */
+ * renamed, so that none can clash with bankfree_kernels'. Its template
+ * kernels, built with the hook, stay its own through nvcc's default
+ * --static-global-template-stub=true (CUDA 13.0: static host stubs), as the
+ * gemm_tile and transpose probes' included kernels do. */
 #define histogram_u8          phases_histogram_u8
 #define histogram_u16         phases_histogram_u16
 #include "histogram/histogram.cu"
