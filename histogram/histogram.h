@@ -2,7 +2,10 @@
  * bins (bin = sample >> 4, as for 12-bit image and sensor data), any length,
  * any alignment, exact: three variants that differ in where the counting
  * happens, from global atomics to a shared-memory layout whose lanes never
- * collide on a bank (256 bins) or collide at most 4-way on any input (4096).
+ * collide on a bank (256 bins) or collide at most 4-way on any input (4096;
+ * 8-way where each block counts at most 128 KiB, or where the GPU lets a
+ * block have less than 128 KiB of shared memory: 4 copies of the bins there,
+ * cheaper to clear and merge).
  *
  *     histogram_u8(HISTOGRAM_REPLICATED, d_hist, d_bytes, n, stream);
  *
@@ -31,7 +34,7 @@ extern "C" {
 enum histogram_variant {
     HISTOGRAM_GLOBAL,     /* atomicAdd on the output in global memory, per sample */
     HISTOGRAM_SHARED,     /* one shared copy per block: lanes collide on banks */
-    HISTOGRAM_REPLICATED, /* copies laid out per lane: 1-way (256 bins), <= 4-way (4096) */
+    HISTOGRAM_REPLICATED, /* copies laid out per lane: 1-way (256 bins), <= 4- or 8-way (4096) */
     HISTOGRAM_VARIANTS
 };
 
@@ -45,9 +48,18 @@ cudaError_t histogram_u8(enum histogram_variant variant, uint32_t *hist, const u
  * 16-bit samples that start at `in`, at any byte address, odd ones too (a
  * void pointer: an odd uint16_t pointer is not valid C); the kernel then
  * reads aligned 16-byte vectors and reassembles the samples that straddle
- * them. HISTOGRAM_REPLICATED keeps 128 KiB of counters a block: on a GPU
- * that grants less shared memory to a block (sm_86 and sm_89: 99 KiB) it
- * returns the launch's error. Errors otherwise as histogram_u8. */
+ * them. HISTOGRAM_REPLICATED keeps 4 or 8 copies of the 4096 bins a block
+ * (64 or 128 KiB of shared memory; histogram_copies in histogram_layout.h):
+ *   - 4 where each block counts at most 8192 aligned 16-byte vectors, that is
+ *     where the input holds at most 8192 x SMs of them (n up to about
+ *     65536 x SMs samples: 16.5 MiB, 8650752 samples, from a 16-byte
+ *     boundary on the H100's 132 SMs);
+ *   - 8 above that, where the GPU lets a block have 128 KiB
+ *     (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KiB on sm_90);
+ *   - 4 at every n where it lets a block have less (sm_86 and sm_89: 99 KiB):
+ *     still exact, at most 8-way. Where it grants less than 64 KiB, every
+ *     call with n > 0 returns the same error (cudaFuncSetAttribute's).
+ * Errors otherwise as histogram_u8. */
 cudaError_t histogram_u16(enum histogram_variant variant, uint32_t *hist, const void *in, int64_t n,
                           cudaStream_t stream);
 

@@ -22,7 +22,10 @@
  *               copy can collide: at most 4 wavefronts on any input. The 2
  *               bits are the bin's bits 0-1 XOR bits 5-6 (histogram_swizzle),
  *               so that bins 32 apart, the one bank of a one-copy histogram,
- *               still spread over the 4 banks.
+ *               still spread over the 4 banks. Where each block counts little
+ *               (histogram_copies), 4 copies (64 KiB), at most 8-way: the
+ *               clear and the merge of the copies cost more there than the
+ *               conflicts that 8 copies save.
  */
 #ifndef BANKFREE_HISTOGRAM_LAYOUT_H
 #define BANKFREE_HISTOGRAM_LAYOUT_H
@@ -40,71 +43,121 @@ static BF_HD int histogram_threads(int bins)
     return bins == HISTOGRAM_U8_BINS ? 512 : 1024;
 }
 
-/* 4096 bins: bits 5-6 of a bin XORed into bits 0-1, a permutation of the
- * bins (as CuTe's Swizzle<2,0,5>). */
-static BF_HD uint32_t histogram_swizzle(uint32_t bin)
+/* The replicated layouts keep `copies` copies of each bin, interleaved word
+ * by word: lane l counts into copy l % copies, and the 32 / copies lanes
+ * of a copy meet in its 32 / copies banks (copy, copy + copies, ...): at
+ * most 32 / copies wavefronts a request on any input. Which of them a bin
+ * takes: its low bits, XORed with its bits 5 and up, a permutation of the
+ * bins (as CuTe's Swizzle<b,0,5>), so that bins 32 apart, the one bank of a
+ * one-copy histogram, still spread over the copy's banks. 256 bins: 32
+ * copies, one bank each, nothing to swizzle. */
+static BF_HD uint32_t histogram_swizzle(uint32_t bin, int copies)
 {
-    return bin ^ (bin >> 5 & 3u);
+    return bin ^ (bin >> 5 & (32u / (uint32_t)copies - 1u));
 }
 
 /* The word of shared memory that lane `lane` increments for `bin` is the sum
  * of a part that depends only on the lane (its copy) and a part that depends
  * only on the bin: a kernel adds the lane's part once, and a sample then
- * costs about what it costs with one copy (histogram.cu). */
-static BF_HD uint32_t histogram_lane_word(enum histogram_variant variant, int bins, int lane)
+ * costs about what it costs with one copy (histogram.cu). One copy (the
+ * shared variant): w = bin, no swizzle. */
+static BF_HD uint32_t histogram_lane_word(int copies, int lane)
 {
-    if (variant != HISTOGRAM_REPLICATED)
-        return 0u;
-    return bins == HISTOGRAM_U8_BINS ? (uint32_t)lane : (uint32_t)lane % 8u;
+    return (uint32_t)lane % (uint32_t)copies;
 }
 
-static BF_HD uint32_t histogram_bin_word(enum histogram_variant variant, int bins, uint32_t bin)
+static BF_HD uint32_t histogram_bin_word(int copies, uint32_t bin)
 {
-    if (variant != HISTOGRAM_REPLICATED)
-        return bin;
-    return bins == HISTOGRAM_U8_BINS ? bin * 32u : histogram_swizzle(bin) * 8u;
+    return copies == 1 ? bin : histogram_swizzle(bin, copies) * (uint32_t)copies;
 }
 
-static BF_HD uint32_t histogram_word(enum histogram_variant variant, int bins, uint32_t bin,
-                                     int lane)
+static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
 {
-    return histogram_bin_word(variant, bins, bin) + histogram_lane_word(variant, bins, lane);
+    return histogram_bin_word(copies, bin) + histogram_lane_word(copies, lane);
 }
+
+/* The most vectors a block of the 4096-bin replicated kernel counts with 4
+ * copies (2 tiles: 128 KiB of samples, 65536 of them); more, and it keeps 8
+ * where the GPU lets a block have them (histogram_copies).
+ * A block clears and merges its copies once: 8 copies are 1024 wavefronts of
+ * stores (128 KiB) and 1024 of loads, 4 copies half that, whatever it counts;
+ * in the count, 4 copies cost more a request, by the model 3.29 wavefronts
+ * against 2.96 on uniform bins, 3.14 against 2.90 on one-bank data, 1 and 1
+ * on one bin (and at most 8 against 4 on any input). The 512 to 1024
+ * wavefronts saved (the clear runs while the first loads are in flight: it is
+ * paid only where they land sooner) outweigh the 0.24-0.34 a request more up
+ * to 1500-4300 requests a block, 6000-17000 vectors: 8192 in between. A
+ * block counts at most 8192 exactly where the input holds at most 8192 x SMs
+ * aligned vectors (one block an SM at most, histogram_blocks): on the H100's
+ * 132 SMs, 16.5 MiB of samples from a 16-byte boundary. */
+#define HISTOGRAM_FEW_COPIES_SHARE 8192
+
+/* The shared memory a block may ask for on the H100 (sm_90), in bytes:
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KiB. The launcher passes
+ * histogram_copies the GPU's own; the model replays the H100 and passes this
+ * (struct bf_bank_rules, in common/, carries the SMs of the GPU it replays
+ * but no shared-memory limit), so on a GPU of less than 128 KiB its count
+ * site names 8 copies where the kernel keeps 4 above the share. */
+#define HISTOGRAM_H100_SMEM_OPTIN (227 * 1024)
+
+/* Copies of each bin a block keeps: 1 (global, shared), or replicated: 32
+ * (256 bins, 32 KiB), or for 4096 bins
+ *   8 (128 KiB) where a block counts more than HISTOGRAM_FEW_COPIES_SHARE
+ *     vectors and the GPU lets a block have 128 KiB (smem_optin, bytes:
+ *     cudaDevAttrMaxSharedMemoryPerBlockOptin; H100 227 KiB), and
+ *   4 (64 KiB) where a block counts at most HISTOGRAM_FEW_COPIES_SHARE
+ *     vectors, or at any share where smem_optin is under 128 KiB (sm_86 and
+ *     sm_89: 99 KiB): still exact, at most 8-way, and then whether a launch
+ *     fits does not depend on n.
+ * `share`: the vectors each block counts (histogram_share). The one rule:
+ * the launcher takes the kernel of the value it returns, the model replays
+ * that layout, the tests check both sides of each threshold. */
+static BF_HD int histogram_copies(enum histogram_variant variant, int bins, int64_t share,
+                                  int smem_optin)
+{
+    if (variant != HISTOGRAM_REPLICATED)
+        return 1;
+    if (bins == HISTOGRAM_U8_BINS)
+        return 32;
+    if (smem_optin < 4 * HISTOGRAM_U16_BINS * 8)
+        return 4;
+    return share <= HISTOGRAM_FEW_COPIES_SHARE ? 4 : 8;
+}
+
+/* The replicated kernels histogram.cu builds: 32 copies of 256 bins, 4 or 8
+ * of 4096 (a macro, for its `if constexpr`). Its launcher switches on the
+ * value histogram_copies returns and takes the kernel of that many copies;
+ * the CPU test checks that every value the rule returns is one of these. */
+#define HISTOGRAM_REPLICATED_BUILT(bins, copies)                                                   \
+    ((bins) == HISTOGRAM_U8_BINS ? (copies) == 32 : (copies) == 4 || (copies) == 8)
 
 /* Words of shared memory a block counts in (0: none, global atomics). */
-static BF_HD uint32_t histogram_words(enum histogram_variant variant, int bins)
+static BF_HD uint32_t histogram_words(enum histogram_variant variant, int bins, int copies)
 {
-    return variant == HISTOGRAM_GLOBAL   ? 0u
-           : variant == HISTOGRAM_SHARED ? (uint32_t)bins
-           : bins == HISTOGRAM_U8_BINS   ? (uint32_t)bins * 32u
-                                         : (uint32_t)bins * 8u;
+    return variant == HISTOGRAM_GLOBAL ? 0u : (uint32_t)bins * (uint32_t)copies;
 }
 
-/* Copies of each bin a block keeps: 1, 32 (256 bins) or 8 (4096 bins). */
-static BF_HD int histogram_copies(enum histogram_variant variant, int bins)
-{
-    return variant != HISTOGRAM_REPLICATED ? 1 : bins == HISTOGRAM_U8_BINS ? 32 : 8;
-}
-
-/* The word the merge reads at step i (of histogram_copies) for `bin`, in the
- * lane `lane` of a warp that merges 32 consecutive bins: copy
+/* The word the merge reads at step i (of copies) for `bin`, in the lane
+ * `lane` of a warp that merges 32 consecutive bins: copy
  * (i + lane / (32 / copies)) % copies, so that the 32 lanes hit 32 banks. The
  * copy of lane l is the one lane l (mod copies) counted into. */
-static BF_HD uint32_t histogram_merge_word(enum histogram_variant variant, int bins, uint32_t bin,
-                                           int i, int lane)
+static BF_HD uint32_t histogram_merge_word(int copies, uint32_t bin, int i, int lane)
 {
-    const uint32_t copies = (uint32_t)histogram_copies(variant, bins);
-    return histogram_word(variant, bins, bin,
-                          (int)(((uint32_t)i + (uint32_t)lane / (32u / copies)) % copies));
+    const uint32_t c = (uint32_t)copies;
+    return histogram_word(copies, bin, (int)(((uint32_t)i + (uint32_t)lane / (32u / c)) % c));
 }
 
 /* Blocks an SM runs at once, as measured on the H100 (shared memory and
  * registers): the grid is this times the SMs, each block counting an equal
  * share of the input, so the set-up and merge are paid once a block. A
  * macro, for the kernels' __launch_bounds__ too. One copy: 512 or 1024
- * threads of 32 registers, 4 or 2 blocks. Replicated: 32 KiB or 128 KiB of
- * counters, 2 or 1 blocks, with the registers to load ahead. Global: as
- * replicated (its atomics in L2 are its limit; more blocks would spill). */
+ * threads of 32 registers, 4 or 2 blocks. Replicated, with the registers to
+ * load ahead: 256 bins 2 blocks (32 KiB of counters each); 4096 bins 1. With
+ * 8 copies (128 KiB) shared memory allows only one; with 4 (64 KiB) it would
+ * hold 3, and the one block comes from the registers: 1024 threads of 56-61
+ * registers (cuobjdump --dump-resource-usage, sm_90) take 56-61 Ki of the
+ * SM's 64 Ki. Global: as replicated (its atomics in L2 are its limit; more
+ * blocks would spill). */
 #define HISTOGRAM_BLOCKS_PER_SM(variant, bins)                                                     \
     ((variant) == HISTOGRAM_SHARED ? ((bins) == HISTOGRAM_U8_BINS ? 4 : 2)                         \
                                    : ((bins) == HISTOGRAM_U8_BINS ? 2 : 1))

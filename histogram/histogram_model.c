@@ -6,12 +6,12 @@ static struct bf_site site(const char *name, struct bf_access access)
     return s;
 }
 
-void histogram_model_count(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                           int bins, const uint32_t bin[32], uint32_t active, struct bf_site *s)
+void histogram_model_count(const struct bf_bank_rules *rules, int copies, const uint32_t bin[32],
+                           uint32_t active, struct bf_site *s)
 {
     uint32_t word[32];
     for (int lane = 0; lane < 32; ++lane)
-        word[lane] = histogram_word(variant, bins, bin[lane], lane);
+        word[lane] = histogram_word(copies, bin[lane], lane);
     bf_site_add_words(s, rules, word, active);
 }
 
@@ -59,8 +59,8 @@ static void draw_bins(enum histogram_input input, int bins, uint64_t seed, int64
  * of a warp counts vector 32 g + l, one request for each sample position in
  * a vector, lanes past the last vector idle (a block's share and its tiles
  * are whole groups of 32, so every warp reads one aligned group). */
-static void count_groups(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                         int bins, enum histogram_input input, uint64_t seed,
+static void count_groups(const struct bf_bank_rules *rules, int copies, int bins,
+                         enum histogram_input input, uint64_t seed,
                          const struct histogram_split *sp, int64_t first, int64_t groups,
                          struct bf_site *s)
 {
@@ -74,7 +74,7 @@ static void count_groups(const struct bf_bank_rules *rules, enum histogram_varia
                   bin);
         for (int p = 0; p < sp->per_vector; ++p) {
             for (int lane = 0; lane < lanes; ++lane)
-                word[lane] = histogram_word(variant, bins, bin[lane * sp->per_vector + p], lane);
+                word[lane] = histogram_word(copies, bin[lane * sp->per_vector + p], lane);
             bf_site_add_words(s, rules, word, active);
         }
     }
@@ -84,8 +84,8 @@ static void count_groups(const struct bf_bank_rules *rules, enum histogram_varia
  * whole number of groups, so group g + cycle counts what group g counts: one
  * cycle replayed and multiplied, then the groups left, then the last group
  * if it is partial. */
-static void count_vectors(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                          int bins, enum histogram_input input, uint64_t seed,
+static void count_vectors(const struct bf_bank_rules *rules, int copies, int bins,
+                          enum histogram_input input, uint64_t seed,
                           const struct histogram_split *sp, struct bf_site *s)
 {
     const int64_t full = sp->vectors / 32, cycle = (int64_t)HISTOGRAM_PERIOD *
@@ -94,36 +94,57 @@ static void count_vectors(const struct bf_bank_rules *rules, enum histogram_vari
         struct bf_site one = *s;
         one.requests = one.wavefronts = one.ideal = 0;
         one.worst = 0;
-        count_groups(rules, variant, bins, input, seed, sp, 0, cycle, &one);
+        count_groups(rules, copies, bins, input, seed, sp, 0, cycle, &one);
         bf_site_merge(s, &one, (uint64_t)(full / cycle));
     }
-    count_groups(rules, variant, bins, input, seed, sp, 0, full % cycle, s);
+    count_groups(rules, copies, bins, input, seed, sp, 0, full % cycle, s);
     if (sp->vectors % 32 != 0)
-        count_groups(rules, variant, bins, input, seed, sp, full, 1, s);
+        count_groups(rules, copies, bins, input, seed, sp, full, 1, s);
 }
 
 /* The head or the tail: thread t < count takes sample first + t. */
-static void count_singles(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                          int bins, enum histogram_input input, uint64_t seed, int64_t first,
-                          int64_t count, struct bf_site *s)
+static void count_singles(const struct bf_bank_rules *rules, int copies, int bins,
+                          enum histogram_input input, uint64_t seed, int64_t first, int64_t count,
+                          struct bf_site *s)
 {
     uint32_t bin[32], word[32] = {0};
     draw_bins(input, bins, seed, first, (int)count, bin);
     for (int lane = 0; lane < count; ++lane)
-        word[lane] = histogram_word(variant, bins, bin[lane], lane);
+        word[lane] = histogram_word(copies, bin[lane], lane);
     bf_site_add_words(s, rules, word, count >= 32 ? ~0u : (1u << count) - 1u);
+}
+
+/* The counting site's name: the layout of the copies the launch keeps. */
+static const char *count_name(int copies)
+{
+    switch (copies) {
+    case 1:
+        return "count: atomicAdd [bin]";
+    case 32:
+        return "count: atomicAdd [bin*32+lane]";
+    case 8:
+        return "count: atomicAdd [swz(bin)*8+lane%8]";
+    default:
+        return "count: atomicAdd [swz(bin)*4+lane%4]";
+    }
 }
 
 int histogram_model_launch(enum histogram_variant variant, int bins, enum histogram_input input,
                            uint64_t seed, int64_t n, uint64_t start,
                            const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
 {
-    const uint32_t words = histogram_words(variant, bins);
-    if (words == 0 || n == 0)
+    if (variant == HISTOGRAM_GLOBAL || n == 0)
         return 0;
     const struct histogram_split sp =
         histogram_split_input(start, bins == HISTOGRAM_U8_BINS ? 1 : 2, n);
-    const uint64_t blocks = (uint64_t)histogram_blocks(variant, bins, sp.vectors, rules->sms);
+    const int64_t grid = histogram_blocks(variant, bins, sp.vectors, rules->sms);
+    /* the copies the launcher picks for this share, as histogram.cu does, on
+     * the H100's shared memory (the rules carry no limit of their own:
+     * HISTOGRAM_H100_SMEM_OPTIN) */
+    const int copies = histogram_copies(variant, bins, histogram_share(sp.vectors, grid),
+                                        HISTOGRAM_H100_SMEM_OPTIN);
+    const uint32_t words = histogram_words(variant, bins, copies);
+    const uint64_t blocks = (uint64_t)grid;
     uint32_t addr[32];
 
     /* Every block clears its words as 16-byte stores, thread t vector t. */
@@ -137,22 +158,18 @@ int histogram_model_launch(enum histogram_variant variant, int bins, enum histog
     sites[0] = site(clear.name, clear.access);
     bf_site_merge(&sites[0], &clear, blocks);
 
-    sites[1] = site(variant == HISTOGRAM_SHARED ? "count: atomicAdd [bin]"
-                    : bins == HISTOGRAM_U8_BINS ? "count: atomicAdd [bin*32+lane]"
-                                                : "count: atomicAdd [swz(bin)*8+lane%8]",
-                    bf_red(4));
-    count_singles(rules, variant, bins, input, seed, 0, sp.head, &sites[1]);
-    count_singles(rules, variant, bins, input, seed, sp.head + sp.vectors * sp.per_vector, sp.tail,
+    sites[1] = site(count_name(copies), bf_red(4));
+    count_singles(rules, copies, bins, input, seed, 0, sp.head, &sites[1]);
+    count_singles(rules, copies, bins, input, seed, sp.head + sp.vectors * sp.per_vector, sp.tail,
                   &sites[1]);
-    count_vectors(rules, variant, bins, input, seed, &sp, &sites[1]);
+    count_vectors(rules, copies, bins, input, seed, &sp, &sites[1]);
 
     /* Every block merges: a warp sums 32 consecutive bins, one copy a step. */
     struct bf_site merge = site("merge: ld [copy (i + lane) of bin]", bf_ld(4));
     for (int first = 0; first < bins; first += 32)
-        for (int i = 0; i < histogram_copies(variant, bins); ++i) {
+        for (int i = 0; i < copies; ++i) {
             for (int lane = 0; lane < 32; ++lane)
-                addr[lane] =
-                    4u * histogram_merge_word(variant, bins, (uint32_t)(first + lane), i, lane);
+                addr[lane] = 4u * histogram_merge_word(copies, (uint32_t)(first + lane), i, lane);
             bf_site_add(&merge, rules, addr, ~0u);
         }
     sites[2] = site(merge.name, merge.access);

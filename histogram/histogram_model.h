@@ -9,10 +9,11 @@
 #include "histogram/histogram_data.h"
 #include "histogram/histogram_layout.h"
 
-/* One warp's request of the counting site: lane l counts bin[l] if bit l of
- * active is set. Adds it to `site` (a red site of 4-byte words). */
-void histogram_model_count(const struct bf_bank_rules *rules, enum histogram_variant variant,
-                           int bins, const uint32_t bin[32], uint32_t active, struct bf_site *site);
+/* One warp's request of the counting site of a layout of `copies` copies
+ * (histogram_copies: 1 is the shared variant's): lane l counts bin[l] if bit
+ * l of active is set. Adds it to `site` (a red site of 4-byte words). */
+void histogram_model_count(const struct bf_bank_rules *rules, int copies, const uint32_t bin[32],
+                           uint32_t active, struct bf_site *site);
 
 /* The sites of one launch over n samples of `input` from `seed`, starting at
  * byte address `start` (its alignment decides the head, vectors and tail):

@@ -11,62 +11,162 @@
 
 static const int bin_counts[2] = {HISTOGRAM_U8_BINS, HISTOGRAM_U16_BINS};
 
-/* Replicated: lane l's counters lie in bank l (256 bins) or in banks l % 8,
- * l % 8 + 8, l % 8 + 16 and l % 8 + 24 (4096); every (bin, copy) has its own
- * word; the merge finds each word's bin. */
+/* The layouts the kernels use: one copy (shared) of either bins, and the
+ * replicated copies of each (histogram_copies), with a share of vectors a
+ * block at which the replicated kernel keeps them. */
+static const struct {
+    int bins, copies;
+    int64_t share;
+} layouts[] = {{HISTOGRAM_U8_BINS, 1, 1 << 20},
+               {HISTOGRAM_U8_BINS, 32, 1 << 20},
+               {HISTOGRAM_U16_BINS, 1, 1 << 20},
+               {HISTOGRAM_U16_BINS, 8, 1 << 20},
+               {HISTOGRAM_U16_BINS, 4, HISTOGRAM_FEW_COPIES_SHARE}};
+#define LAYOUTS (int)(sizeof layouts / sizeof layouts[0])
+
+/* Replicated: lane l's counters lie in the banks of its copy, l % copies,
+ * l % copies + copies, ... (256 bins: bank l; 4096: l % 8, l % 8 + 8, ...,
+ * or with 4 copies l % 4, l % 4 + 4, ...);
+ * every (bin, copy) has its own word; the merge finds each word's bin. */
 static void test_layouts(void)
 {
-    for (int k = 0; k < 2; ++k) {
-        const int bins = bin_counts[k];
-        for (int v = HISTOGRAM_SHARED; v <= HISTOGRAM_REPLICATED; ++v) {
-            const enum histogram_variant var = (enum histogram_variant)v;
-            const uint32_t words = histogram_words(var, bins);
-            int bad_bank = 0, bad_range = 0, bad_merge = 0;
-            /* every word belongs to one (bin, copy) */
-            static unsigned char used[32768];
-            memset(used, 0, sizeof used);
-            for (uint32_t bin = 0; bin < (uint32_t)bins; ++bin)
+    for (int k = 0; k < LAYOUTS; ++k) {
+        const int bins = layouts[k].bins, copies = layouts[k].copies;
+        const enum histogram_variant var = copies == 1 ? HISTOGRAM_SHARED : HISTOGRAM_REPLICATED;
+        const uint32_t words = histogram_words(var, bins, copies);
+        int bad_bank = 0, bad_range = 0, bad_merge = 0;
+        /* every word belongs to one (bin, copy) */
+        static unsigned char used[32768];
+        memset(used, 0, sizeof used);
+        for (uint32_t bin = 0; bin < (uint32_t)bins; ++bin)
+            for (int lane = 0; lane < 32; ++lane) {
+                uint32_t w = histogram_word(copies, bin, lane);
+                bad_range += w >= words;
+                bad_bank += w % 32 % (uint32_t)copies != (uint32_t)lane % (uint32_t)copies;
+            }
+        /* the merge reads each word once, and a warp's 32 reads hit 32 banks */
+        for (uint32_t first = 0; first < (uint32_t)bins; first += 32)
+            for (int i = 0; i < copies; ++i) {
+                uint32_t banks = 0;
                 for (int lane = 0; lane < 32; ++lane) {
-                    uint32_t w = histogram_word(var, bins, bin, lane);
-                    bad_range += w >= words;
-                    if (var == HISTOGRAM_REPLICATED)
-                        bad_bank += bins == HISTOGRAM_U8_BINS ? w % 32 != (uint32_t)lane
-                                                              : w % 8 != (uint32_t)lane % 8;
+                    uint32_t w = histogram_merge_word(copies, first + (uint32_t)lane, i, lane);
+                    bad_merge += w >= words || used[w]++ != 0;
+                    banks |= 1u << (w % 32);
                 }
-            /* the merge reads each word once, and a warp's 32 reads hit 32 banks */
-            const int copies = histogram_copies(var, bins);
-            for (uint32_t first = 0; first < (uint32_t)bins; first += 32)
-                for (int i = 0; i < copies; ++i) {
-                    uint32_t banks = 0;
-                    for (int lane = 0; lane < 32; ++lane) {
-                        uint32_t w =
-                            histogram_merge_word(var, bins, first + (uint32_t)lane, i, lane);
-                        bad_merge += w >= words || used[w]++ != 0;
-                        banks |= 1u << (w % 32);
-                    }
-                    bad_merge += banks != ~0u;
-                }
-            for (uint32_t w = 0; w < words; ++w)
-                bad_merge += used[w] != 1;
-            EXPECT(!bad_bank && !bad_range && !bad_merge,
-                   "%d bins, variant %d: %d off their banks, %d out of range, %d merge faults",
-                   bins, v, bad_bank, bad_range, bad_merge);
-            EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
-        }
+                bad_merge += banks != ~0u;
+            }
+        for (uint32_t w = 0; w < words; ++w)
+            bad_merge += used[w] != 1;
+        EXPECT(!bad_bank && !bad_range && !bad_merge,
+               "%d bins, %d copies: %d off their banks, %d out of range, %d merge faults", bins,
+               copies, bad_bank, bad_range, bad_merge);
+        EXPECT_EQ(words, (uint32_t)bins * (uint32_t)copies, "words = bins x copies");
+        EXPECT_EQ(histogram_copies(var, bins, layouts[k].share, HISTOGRAM_H100_SMEM_OPTIN), copies,
+                  "the layout of a share");
     }
-    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS), 128 * 1024,
+    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 8), 128 * 1024,
               "4096-bin replicated: 128 KiB");
+    EXPECT_EQ(4 * histogram_words(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 4), 64 * 1024,
+              "4096-bin replicated, 4 copies: 64 KiB");
+    EXPECT_EQ(histogram_words(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, 1), 0, "global: no words");
 }
 
-static int one_request(enum histogram_variant v, int bins, const uint32_t bin[32])
+/* The copies a block keeps follow its share: 4096 bins 4 up to
+ * HISTOGRAM_FEW_COPIES_SHARE vectors a block, 8 beyond where a block may
+ * have 128 KiB, 4 at every share where it may not; 256 bins always 32; one
+ * copy for the shared variant. And the sizes around it: 4 copies exactly up
+ * to 8192 vectors an SM (16.5 MiB of 16-bit samples on 132 SMs). */
+static void test_rule(void)
+{
+    const int64_t few = HISTOGRAM_FEW_COPIES_SHARE;
+    const enum histogram_variant r = HISTOGRAM_REPLICATED;
+    const int h100 = HISTOGRAM_H100_SMEM_OPTIN, eight = 4 * HISTOGRAM_U16_BINS * 8;
+    EXPECT_EQ(h100, 232448, "the H100 lets a block have 227 KiB");
+    EXPECT_EQ(eight, 128 * 1024, "8 copies of 4096 bins: 128 KiB");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, 0, h100), 4, "no vectors: 4 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few, h100), 4, "at the share: 4 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few + 32, h100), 8, "past it: 8 copies");
+    EXPECT_EQ(few % 32, 0, "a share is whole groups of 32");
+    /* The opt-in limit: 8 copies from exactly 128 KiB a block; below it
+     * (sm_86, sm_89: 99 KiB; 64 KiB; 48 KiB) 4 at every share, so that a
+     * launch fits at every n or at none. */
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few + 32, eight), 8, "128 KiB: 8 copies");
+    EXPECT_EQ(histogram_copies(r, HISTOGRAM_U16_BINS, few, eight), 4, "128 KiB, at the share: 4");
+    const int small[] = {eight - 1, 99 * 1024, 64 * 1024, 48 * 1024};
+    int bad = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int64_t share = 0; share <= 4 * few; share += 32)
+            bad += histogram_copies(r, HISTOGRAM_U16_BINS, share, small[k]) != 4 ||
+                   histogram_copies(r, HISTOGRAM_U16_BINS, share << 10, small[k]) != 4 ||
+                   histogram_copies(r, HISTOGRAM_U8_BINS, share, small[k]) != 32 ||
+                   histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U16_BINS, share, small[k]) != 1;
+    EXPECT(bad == 0, "under 128 KiB a block: 4 copies at every share (%d not)", bad);
+    bad = 0;
+    for (int64_t share = 0; share <= 4 * few; share += 32)
+        bad += histogram_copies(r, HISTOGRAM_U8_BINS, share, h100) != 32 ||
+               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U16_BINS, share, h100) != 1 ||
+               histogram_copies(HISTOGRAM_SHARED, HISTOGRAM_U8_BINS, share, h100) != 1 ||
+               histogram_copies(HISTOGRAM_GLOBAL, HISTOGRAM_U16_BINS, share, h100) != 1;
+    EXPECT(bad == 0, "256 bins keep 32 copies at any share, the one-copy variants 1 (%d not)", bad);
+    /* the launcher has a kernel for every count the rule returns, and none
+     * for the counts it never returns */
+    bad = 0;
+    const int limits[] = {h100, eight, eight - 1, 99 * 1024, 48 * 1024};
+    for (int64_t share = 0; share <= 4 * few; share += 32)
+        for (int k = 0; k < 2; ++k)
+            for (int o = 0; o < 5; ++o)
+                bad += !HISTOGRAM_REPLICATED_BUILT(
+                    bin_counts[k], histogram_copies(r, bin_counts[k], share, limits[o]));
+    EXPECT(bad == 0, "every replicated layout the rule picks is built (%d not)", bad);
+    EXPECT(!HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U16_BINS, 32) &&
+               !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U16_BINS, 1) &&
+               !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U8_BINS, 4) &&
+               !HISTOGRAM_REPLICATED_BUILT(HISTOGRAM_U8_BINS, 8),
+           "no kernel for a layout the rule never picks");
+    /* 132 SMs, 16-bit samples from a 16-byte boundary: the sweep's sizes and
+     * the last one with 4 copies; 99 KiB a block: 4 at all of them */
+    const struct {
+        int64_t bytes;
+        int copies;
+    } sizes[] = {{4096, 4},     {65536, 4},          {4194304, 4},
+                 {16777216, 4}, {132 * few * 16, 4}, {132 * few * 16 + 16, 8},
+                 {33554432, 8}, {67108864, 8},       {1073741824, 8}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        const struct histogram_split sp = histogram_split_input(4096, 2, sizes[k].bytes / 2);
+        const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, sp.vectors, 132);
+        const int64_t share = histogram_share(sp.vectors, blocks);
+        EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, share, h100) == sizes[k].copies,
+               "%lld bytes: %d copies", (long long)sizes[k].bytes, sizes[k].copies);
+        EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, share, 99 * 1024) == 4,
+               "%lld bytes, 99 KiB a block: 4 copies", (long long)sizes[k].bytes);
+    }
+    /* Any number of SMs: 4 copies exactly up to 8192 vectors an SM (the grid
+     * reaches one block an SM at 4096), 8 from one more vector. */
+    const int sm_counts[] = {1, 28, 46, 84, 108, 132, 144};
+    bad = 0;
+    for (int k = 0; k < 7; ++k) {
+        const int64_t sms = sm_counts[k];
+        const int64_t at[] = {1,         4096 * sms,    4096 * sms + 1,
+                              few * sms, few * sms + 1, 4 * few * sms};
+        for (int j = 0; j < 6; ++j) {
+            const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, at[j], (int)sms);
+            const int got =
+                histogram_copies(r, HISTOGRAM_U16_BINS, histogram_share(at[j], blocks), h100);
+            bad += got != (at[j] <= few * sms ? 4 : 8);
+        }
+    }
+    EXPECT(bad == 0, "4 copies up to 8192 vectors an SM, 8 beyond, on any SMs (%d not)", bad);
+}
+
+static int one_request(int copies, const uint32_t bin[32])
 {
     struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
-    histogram_model_count(&bf_rules_sm90, v, bins, bin, ~0u, &s);
+    histogram_model_count(&bf_rules_sm90, copies, bin, ~0u, &s);
     /* the general model agrees with the fast path */
     struct bf_site g = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
     uint32_t addr[32];
     for (int l = 0; l < 32; ++l)
-        addr[l] = 4u * histogram_word(v, bins, bin[l], l);
+        addr[l] = 4u * histogram_word(copies, bin[l], l);
     bf_site_add(&g, &bf_rules_sm90, addr, ~0u);
     EXPECT(g.wavefronts == s.wavefronts, "fast path %llu, general %llu",
            (unsigned long long)s.wavefronts, (unsigned long long)g.wavefronts);
@@ -87,13 +187,12 @@ static void test_adversaries(void)
         uint32_t b0[32];
         for (int l = 0; l < 32; ++l)
             b0[l] = bank0[l] % (uint32_t)bins; /* 256 bins: 8 such bins, 4 lanes each */
-        EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, same), 1, "one bin, one copy");
-        EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, same), 1, "one bin, replicated");
-        EXPECT_EQ(one_request(HISTOGRAM_SHARED, bins, b0), bins == 256 ? 8 : 32,
-                  "one bank, one copy");
+        const int copies = bins == 256 ? 32 : 8;
+        EXPECT_EQ(one_request(1, same), 1, "one bin, one copy");
+        EXPECT_EQ(one_request(copies, same), 1, "one bin, replicated");
+        EXPECT_EQ(one_request(1, b0), bins == 256 ? 8 : 32, "one bank, one copy");
         /* 4096: bins 32 l, so lanes 8 apart (one copy) share bits 5-6 too: 4-way */
-        EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, bins, b0), bins == 256 ? 1 : 4,
-                  "one bank, replicated");
+        EXPECT_EQ(one_request(copies, b0), bins == 256 ? 1 : 4, "one bank, replicated");
     }
     /* 4096 replicated: no request exceeds 4, whatever the bins (random ones,
      * and the 4 lanes of each copy on 4 bins of one bank) */
@@ -102,24 +201,45 @@ static void test_adversaries(void)
     for (uint64_t r = 0; r < 20000; ++r) {
         for (int l = 0; l < 32; ++l)
             bin[l] = (uint32_t)(bf_random_bits(5, r * 32 + (uint64_t)l) % 4096u);
-        int w = one_request(HISTOGRAM_REPLICATED, 4096, bin);
+        int w = one_request(8, bin);
         worst = w > worst ? w : worst;
     }
     /* bins 128 apart: bits 0-1 and 5-6 all 0, so each copy's 4 lanes meet in
      * one bank (the swizzle spreads bins 32 apart: bits 5-6 differ) */
     for (int l = 0; l < 32; ++l)
         bin[l] = 128u * (uint32_t)l;
-    EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 4, "4 lanes of a copy, one bank");
+    EXPECT_EQ(one_request(8, bin), 4, "4 lanes of a copy, one bank");
     for (int l = 0; l < 32; ++l)
         bin[l] = 32u * (uint32_t)(l / 8 + 4 * (l % 8)); /* copy c: 4 bins 32 apart */
-    EXPECT_EQ(one_request(HISTOGRAM_REPLICATED, 4096, bin), 1, "bins 32 apart, swizzled");
+    EXPECT_EQ(one_request(8, bin), 1, "bins 32 apart, swizzled");
     EXPECT(worst <= 4, "4096 replicated: worst %d on random bins", worst);
+    /* 4 copies (where blocks count little): no request exceeds 8; bins 256
+     * apart (bits 0-2 and 5-7 all 0) put each copy's 8 lanes in one bank;
+     * bins 32 l, the one bank of one copy: lanes 8 apart share bits 5-7,
+     * 4-way; bins 32 apart within each copy: spread over its 8 banks */
+    worst = 0;
+    for (uint64_t r = 0; r < 20000; ++r) {
+        for (int l = 0; l < 32; ++l)
+            bin[l] = (uint32_t)(bf_random_bits(7, r * 32 + (uint64_t)l) % 4096u);
+        int w = one_request(4, bin);
+        worst = w > worst ? w : worst;
+    }
+    EXPECT(worst <= 8, "4096 replicated, 4 copies: worst %d on random bins", worst);
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 256u * (uint32_t)(l / 4); /* copy c: 8 bins 256 apart */
+    EXPECT_EQ(one_request(4, bin), 8, "4 copies: 8 lanes of a copy, one bank");
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 32u * (uint32_t)l;
+    EXPECT_EQ(one_request(4, bin), 4, "4 copies: one bank of one copy");
+    for (int l = 0; l < 32; ++l)
+        bin[l] = 32u * (uint32_t)(l / 4 + 8 * (l % 4)); /* copy c: 8 bins 32 apart */
+    EXPECT_EQ(one_request(4, bin), 1, "4 copies: bins 32 apart, swizzled");
     /* 256 replicated: one wavefront on any bins */
     worst = 0;
     for (uint64_t r = 0; r < 20000; ++r) {
         for (int l = 0; l < 32; ++l)
             bin[l] = (uint32_t)(bf_random_bits(6, r * 32 + (uint64_t)l) % 256u);
-        int w = one_request(HISTOGRAM_REPLICATED, 256, bin);
+        int w = one_request(32, bin);
         worst = w > worst ? w : worst;
     }
     EXPECT_EQ(worst, 1, "256 replicated: one wavefront on random bins");
@@ -173,11 +293,18 @@ static void test_model_launch(void)
             uint64_t want = (uint64_t)((sp.vectors + 31) / 32) * (uint64_t)sp.per_vector +
                             (sp.head > 0) + (sp.tail > 0);
             EXPECT_EQ(sites[1].requests, want, "count requests");
+            const int64_t blocks =
+                histogram_blocks(HISTOGRAM_REPLICATED, bins, sp.vectors, rules.sms);
+            const int copies =
+                histogram_copies(HISTOGRAM_REPLICATED, bins, histogram_share(sp.vectors, blocks),
+                                 HISTOGRAM_H100_SMEM_OPTIN);
+            EXPECT_EQ(copies, bins == 256 ? 32 : 4, "a few blocks of 4096 bins: 4 copies");
             if (bins == 256 || in == HISTOGRAM_SAME)
                 EXPECT(sites[1].wavefronts == sites[1].requests, "%d bins, input %d: conflict-free",
                        bins, in);
             else
-                EXPECT(sites[1].worst <= 4, "4096 bins: at most 4-way");
+                EXPECT(sites[1].worst <= 32 / copies, "4096 bins, %d copies: at most %d-way",
+                       copies, 32 / copies);
             EXPECT(sites[0].wavefronts == sites[0].ideal && sites[2].wavefronts == sites[2].ideal,
                    "clear and merge at the ideal");
             ns = histogram_model_launch(HISTOGRAM_SHARED, bins, (enum histogram_input)in, 9, n,
@@ -200,13 +327,31 @@ static void test_model_launch(void)
     EXPECT_EQ(
         histogram_model_launch(HISTOGRAM_GLOBAL, 256, HISTOGRAM_UNIFORM, 1, 1000, 0, &rules, a), 0,
         "global: no shared memory");
+    /* The copies follow the share, as the launcher picks them: 4096 bins on
+     * 132 SMs, 8192 vectors a block (16.5 MiB) clear and merge 4 copies,
+     * one more group of vectors 8; every block clears its words with
+     * st.128 (words / 128 requests) and merges them (words / 32). */
+    rules.sms = 132;
+    const int64_t last = 132 * (int64_t)HISTOGRAM_FEW_COPIES_SHARE * 8; /* samples */
+    for (int more = 0; more <= 1; ++more) {
+        const int64_t n = last + 8 * 32 * more;
+        histogram_model_launch(HISTOGRAM_REPLICATED, 4096, HISTOGRAM_UNIFORM, 1, n, 0, &rules, a);
+        const uint64_t words = 4096u * (more ? 8u : 4u);
+        EXPECT(a[0].requests == 132 * words / 128 && a[2].requests == 132 * words / 32,
+               "%lld samples: clear %llu requests, merge %llu, for %llu words a block",
+               (long long)n, (unsigned long long)a[0].requests, (unsigned long long)a[2].requests,
+               (unsigned long long)words);
+        EXPECT(strstr(a[1].name, more ? "*8+lane%8" : "*4+lane%4") != NULL,
+               "the count site names its copies: %s", a[1].name);
+        EXPECT(a[1].worst <= (more ? 4 : 8), "at most %d-way", more ? 4 : 8);
+    }
 }
 
 /* Requests of `count` consecutive samples from `first`, lane l taking sample
  * first + l * stride + p for p < per (a warp of vectors: stride = per; the
  * head or tail: per = 1), replayed from histogram_sample. */
-static void replay(enum histogram_variant v, int bins, enum histogram_input input, uint64_t seed,
-                   int64_t first, int lanes, int stride, int per, struct bf_site *s)
+static void replay(int copies, int bins, enum histogram_input input, uint64_t seed, int64_t first,
+                   int lanes, int stride, int per, struct bf_site *s)
 {
     uint32_t bin[32] = {0};
     const int shift = bins == 256 ? 0 : 4;
@@ -214,7 +359,7 @@ static void replay(enum histogram_variant v, int bins, enum histogram_input inpu
         for (int l = 0; l < lanes; ++l)
             bin[l] =
                 histogram_sample(input, bins, seed, (uint64_t)(first + l * stride + p)) >> shift;
-        histogram_model_count(&bf_rules_sm90, v, bins, bin, lanes == 32 ? ~0u : (1u << lanes) - 1u,
+        histogram_model_count(&bf_rules_sm90, copies, bin, lanes == 32 ? ~0u : (1u << lanes) - 1u,
                               s);
     }
 }
@@ -237,10 +382,13 @@ static void test_model_period(void)
                 struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
                 const struct histogram_split sp = histogram_split_input(start, sb, n);
                 const int64_t tail = sp.head + sp.vectors * sp.per_vector;
-                replay(var, bins, input, 11, 0, (int)sp.head, 1, 1, &s);
-                replay(var, bins, input, 11, tail, (int)sp.tail, 1, 1, &s);
+                const int64_t blocks = histogram_blocks(var, bins, sp.vectors, bf_rules_sm90.sms);
+                const int copies = histogram_copies(var, bins, histogram_share(sp.vectors, blocks),
+                                                    HISTOGRAM_H100_SMEM_OPTIN);
+                replay(copies, bins, input, 11, 0, (int)sp.head, 1, 1, &s);
+                replay(copies, bins, input, 11, tail, (int)sp.tail, 1, 1, &s);
                 for (int64_t g = 0; g < sp.vectors; g += 32)
-                    replay(var, bins, input, 11, sp.head + g * sp.per_vector,
+                    replay(copies, bins, input, 11, sp.head + g * sp.per_vector,
                            sp.vectors - g >= 32 ? 32 : (int)(sp.vectors - g), sp.per_vector,
                            sp.per_vector, &s);
                 EXPECT(sites[1].requests == s.requests && sites[1].wavefronts == s.wavefronts &&
@@ -301,6 +449,7 @@ static void test_reference(void)
 int main(void)
 {
     test_layouts();
+    test_rule();
     test_adversaries();
     test_split();
     test_model_launch();
