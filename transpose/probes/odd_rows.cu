@@ -22,23 +22,8 @@
 
 #include <cublas_v2.h>
 
+#include "transpose/probes/check.h"
 #include "transpose/transpose.cu"
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-#define CHECK_BLAS(call)                                                                           \
-    do {                                                                                           \
-        if ((call) != CUBLAS_STATUS_SUCCESS) {                                                     \
-            fprintf(stderr, "%s:%d: cuBLAS failed\n", __FILE__, __LINE__);                         \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 enum { REPS = 200, FLUSH_BYTES = 256 << 20, KERNELS = 4, TILE = 64, THREADS = 256 };
 
@@ -71,12 +56,6 @@ __global__ void tiled_copy(float *__restrict__ out, const float *__restrict__ in
         if (c0 + i < cols && r0 + j < rows) /* output row c0 + i, column r0 + j */
             out[(c0 + i) * rows + r0 + j] = v[k];
     }
-}
-
-static int by_value(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
 }
 
 static void launch(int kernel, cublasHandle_t blas, float *out, const float *in, int64_t rows,

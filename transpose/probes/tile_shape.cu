@@ -15,23 +15,8 @@
 
 #include <cublas_v2.h>
 
+#include "transpose/probes/check.h"
 #include "transpose/transpose.cu"
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-#define CHECK_BLAS(call)                                                                           \
-    do {                                                                                           \
-        if ((call) != CUBLAS_STATUS_SUCCESS) {                                                     \
-            fprintf(stderr, "%s:%d: cuBLAS failed\n", __FILE__, __LINE__);                         \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 enum { REPS = 300, FLUSH_BYTES = 256 << 20, KERNELS = 3 };
 
@@ -44,12 +29,6 @@ __global__ void read_all(const unsigned *p, size_t n, unsigned *never)
         x ^= p[i];
     if (x == 0x9e3779b9u)
         *never = x;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
 }
 
 /* Kernel i of the three on the rows x cols matrix in (out is cols x rows). */
