@@ -12,11 +12,12 @@ work=${WORK:-/tmp/clusters}
 mkdir -p "$out" "$work"
 sizes=${*:-256 256 256 512 512 512 1024 1024 1024 2048 2048 2048 4096 4096 4096}
 # name, then the settings: the narrow tile's clusters (CM x CN) and the wide one's
-shapes="n1x1:-DGEMM_TILE_WGMMA_NARROW_CN=1
-n1x2:
+# (each shape spelt out, whatever the header's defaults are)
+shapes="n1x1:-DGEMM_TILE_WGMMA_NARROW_CM=1;-DGEMM_TILE_WGMMA_NARROW_CN=1
+n1x2:-DGEMM_TILE_WGMMA_NARROW_CM=1;-DGEMM_TILE_WGMMA_NARROW_CN=2
 n2x1:-DGEMM_TILE_WGMMA_NARROW_CM=2;-DGEMM_TILE_WGMMA_NARROW_CN=1
-n2x2:-DGEMM_TILE_WGMMA_NARROW_CM=2
-w2x2:-DGEMM_TILE_WGMMA_WIDE_CN=2"
+n2x2:-DGEMM_TILE_WGMMA_NARROW_CM=2;-DGEMM_TILE_WGMMA_NARROW_CN=2
+w2x2:-DGEMM_TILE_WGMMA_WIDE_CM=2;-DGEMM_TILE_WGMMA_WIDE_CN=2"
 for shape in $shapes; do
     name=${shape%%:*}
     flags=$(echo "${shape#*:}" | tr ';' ' ')
