@@ -7,13 +7,14 @@
 # Without a GPU it stops at once (nvidia-smi finds none), or after the build
 # with the runner's one line.
 #   sh tests/gpu_suite.sh [extra bankfree bench arguments]
-# STAGES picks stages (default: build gpu sanitize hw bench example); without
+# STAGES picks stages (default: build gpu gpu16 sanitize hw bench example;
+# gpu16 is the gpu tests again as if the GPU had 16 GiB); without
 # "build" the last build in $BUILD (default build-gpu) is used.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-out}
 build=${BUILD:-build-gpu}
-stages=" ${STAGES:-build gpu sanitize hw bench example} "
+stages=" ${STAGES:-build gpu gpu16 sanitize hw bench example} "
 mkdir -p "$out"
 summary="$out/summary.txt"
 : >"$summary"
@@ -61,8 +62,8 @@ run_label() { # name, then ctest arguments
     grep -E '^\s+[0-9]+ - .*(Failed|Not Run|Timeout|Skipped)' "$out/ctest-$name.log" | head -20 |
         tee -a "$summary"
 }
-if has gpu; then
-    run_label gpu -L gpu -j 4
+has gpu && run_label gpu -L gpu -j 4
+if has gpu16; then
     (export BANKFREE_MEM_LIMIT=16G && run_label gpu-16G -L gpu -j 4 -V)
     note "as if 16 GiB free: $(grep -c '^[0-9]*: SKIP' "$out/ctest-gpu-16G.log") cases skipped"
     "$build/bankfree" test reduction --mem-limit 8G >"$out/test-8G.log" 2>&1
