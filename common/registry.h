@@ -106,11 +106,11 @@ struct bf_family {
      * size on every selected type). */
     const unsigned *bench_types;
 
-    /* GPU memory, in bytes, that `test` needs for one case of this size, and
-     * that `bench` needs (its comparators' buffers too; the runner adds the
-     * L2 flush buffer). A case that does not fit is skipped. */
-    double (*test_bytes)(const struct bf_size *size);
-    double (*bench_bytes)(const struct bf_size *size);
+    /* GPU memory, in bytes, that `test` needs for one case of this type and
+     * size, and that `bench` needs (its comparators' buffers too; the runner
+     * adds the L2 flush buffer). A case that does not fit is skipped. */
+    double (*test_bytes)(int type, const struct bf_size *size);
+    double (*bench_bytes)(int type, const struct bf_size *size);
 
     /* The shared-memory access sites of one launch, replayed through the model
      * under `rules`; returns the number of sites (0 for no shared memory).

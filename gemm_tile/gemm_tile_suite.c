@@ -132,13 +132,13 @@ static double device_bytes(const struct bf_size *s, int type)
     const double m = (double)s->dim[0], n = (double)s->dim[1], k = (double)s->dim[2];
     return 2.0 * (m + n) * k + (out_bytes(type) + 4.0) * m * n + 256.0;
 }
-static double test_bytes(const struct bf_size *s)
+static double test_bytes(int type, const struct bf_size *s)
 {
-    return device_bytes(s, TYPE_F32);
+    return device_bytes(s, type);
 }
-static double bench_bytes(const struct bf_size *s)
+static double bench_bytes(int type, const struct bf_size *s)
 {
-    return device_bytes(s, TYPE_F32) + 4.0 * 1024 * GEMM_TILE_CEILING_THREADS; /* the sink */
+    return device_bytes(s, type) + 4.0 * 1024 * GEMM_TILE_CEILING_THREADS; /* the sink */
 }
 
 /* What gemm_tile_f32 and gemm_tile_f16 refuse at a size: the launchers' own

@@ -68,8 +68,9 @@ static const struct bf_size sweep_sizes[] = {
 
 /* The input (with room to start it off a 16-byte boundary), the result and
  * the workspace of the partial sums, as data_init allocates them. */
-static double test_bytes(const struct bf_size *s)
+static double test_bytes(int type, const struct bf_size *s)
 {
+    (void)type; /* f32 and i32 alike */
     size_t work = 0;
     for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
         size_t bytes = reduction_workspace_bytes((enum reduction_variant)v, s->dim[0]);
@@ -79,9 +80,10 @@ static double test_bytes(const struct bf_size *s)
 }
 
 /* The read stream's partial sums and CUB's temporary storage too. */
-static double bench_bytes(const struct bf_size *s)
+static double bench_bytes(int type, const struct bf_size *s)
 {
-    return test_bytes(s) + 4.0 * (double)bf_read_ceiling_blocks(4 * (size_t)s->dim[0]) + (16 << 20);
+    return test_bytes(type, s) + 4.0 * (double)bf_read_ceiling_blocks(4 * (size_t)s->dim[0]) +
+           (16 << 20);
 }
 
 /* The input on the device, the result and workspaces, and the CPU's sums. */

@@ -994,11 +994,15 @@ static int gpu_cases(void)
     run(ARGS("test", "transpose/naive", "--seed", "010", "--size", "3x3"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "# bankfree test: seed 0xa ") != NULL,
            "--seed 010 is ten: %s", r.out);
-    /* A case the GPU cannot hold is skipped with one line; the rest run. */
-    run(ARGS("test", "transpose/naive", "--size", "33x65", "--size", "200000x200000"), &r);
+    /* A case the GPU cannot hold is skipped with one line, its need counted
+     * for its own type; the rest run. */
+    run(ARGS("test", "transpose/naive", "--type", "f32", "--type", "c128", "--size", "33x65",
+             "--size", "200000x200000"),
+        &r);
     EXPECT(r.status == 0 && strstr(r.out, "PASS  transpose/naive  f32  33x65") != NULL &&
                strstr(r.out, "SKIP  transpose/naive  f32  200000x200000  (needs 320.00 GB") &&
-               strstr(r.out, "# 1 passed, 0 failed, 1 skipped"),
+               strstr(r.out, "SKIP  transpose/naive  c128  200000x200000  (needs 1280.00 GB") &&
+               strstr(r.out, "# 2 passed, 0 failed, 2 skipped"),
            "a case too large is skipped, the rest pass: exit %d\n%s%s", r.status, r.out, r.err);
     /* Every case skipped: exit 77. A simulated small GPU skips what it could not hold. */
     run(ARGS("test", "reduction/tuned", "--size", "100000000", "--mem-limit", "256M"), &r);

@@ -39,8 +39,7 @@ static const char *const types[TYPES] = {
 static const int elem_bytes[TYPES] = {
     [TYPE_F32] = 4, [TYPE_U8] = 1, [TYPE_F16] = 2, [TYPE_F64] = 8, [TYPE_C64] = 8, [TYPE_C128] = 16,
 };
-#define TYPE_BIT(t)  (1u << (t))
-#define LARGEST_ELEM 16.0
+#define TYPE_BIT(t) (1u << (t))
 
 /* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
  * more tile columns than gridDim.y takes (65535), so blocks walk several tiles. */
@@ -83,11 +82,10 @@ static const struct bf_size sweep_sizes[] = {
     {2, {64, 1048573}},
 };
 
-/* Input and output of the largest element; the comparators (a copy, geam)
- * write the same output. */
-static double device_bytes(const struct bf_size *s)
+/* Input and output; the comparators (a copy, geam) write the same output. */
+static double device_bytes(int type, const struct bf_size *s)
 {
-    return 2.0 * (double)s->dim[0] * (double)s->dim[1] * LARGEST_ELEM;
+    return 2.0 * (double)s->dim[0] * (double)s->dim[1] * elem_bytes[type];
 }
 
 /* Input and output on the device, and host copies for checking. Each device

@@ -348,8 +348,8 @@ static int cmd_test(const struct bf_options *o, const struct bf_device *dev)
                     /* Every case its own fresh inputs. */
                     uint64_t seed = case_seed(o->seed, f, v, type, s);
                     why[0] = '\0';
-                    int outcome = !fits(fam->test_bytes(&sizes[s]), o, why, sizeof why)  ? SKIP
-                                  : fam->test(v, type, &sizes[s], seed, why, sizeof why) ? FAIL
+                    int outcome = !fits(fam->test_bytes(type, &sizes[s]), o, why, sizeof why) ? SKIP
+                                  : fam->test(v, type, &sizes[s], seed, why, sizeof why)      ? FAIL
                                                                                          : PASS;
                     bf_size_format(&sizes[s], size, sizeof size);
                     printf("%s  %s/%s  %s  %s", word[outcome], fam->name, fam->variants[v].name,
@@ -492,7 +492,7 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                         continue;
                     }
                     /* The comparators' buffers, and L2's flush buffer. */
-                    double need = fam->bench_bytes(&sizes[s]) + 2.0 * (double)dev->l2_bytes;
+                    double need = fam->bench_bytes(type, &sizes[s]) + 2.0 * (double)dev->l2_bytes;
                     bf_size_format(&sizes[s], size, sizeof size);
                     fprintf(stderr, "bankfree: [%d/%d] %5.1f s  %s %s %s\n", ran + skipped + 1,
                             cases, bf_seconds_since(&start), fam->name, fam->types[type], size);

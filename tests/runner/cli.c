@@ -897,7 +897,7 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
     if (o->quick && o->size_set < 0) { /* --quick: the list's smallest case alone */
         int least = 0;
         for (int s = 1; s < f->nsizes[set]; ++s)
-            if (f->bench_bytes(&f->sizes[set][s]) < f->bench_bytes(&f->sizes[set][least]))
+            if (f->bench_bytes(0, &f->sizes[set][s]) < f->bench_bytes(0, &f->sizes[set][least]))
                 least = s;
         out[0] = f->sizes[set][least];
         return 1;
