@@ -75,7 +75,7 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
     CHECK(cudaMalloc(&c, (size_t)(m * n) * 4 + 8));
     std::vector<uint16_t> h((size_t)std::max(m, n) * k);
     for (size_t i = 0; i < h.size(); ++i) /* fp16 in [1/16, 1/8), never zeros */
-        h[i] = (uint16_t)(0x2c00u | (i * 2654435761u >> 22));
+        h[i] = (uint16_t)(0x2c00u | ((uint32_t)i * 2654435761u) >> 22);
     CHECK(cudaMemcpy(a, h.data(), (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(b, h.data(), (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
     cudaEvent_t start, stop;
