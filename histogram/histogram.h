@@ -50,9 +50,9 @@ cudaError_t histogram_u8(enum histogram_variant variant, uint32_t *hist, const u
  * reads aligned 16-byte vectors and reassembles the samples that straddle
  * them. HISTOGRAM_REPLICATED keeps 4 or 8 copies of the 4096 bins a block
  * (64 or 128 KiB of shared memory; histogram_copies in histogram_layout.h):
- *   - 4 where each block counts at most 8192 aligned 16-byte vectors, that is
- *     where the input holds at most 8192 x SMs of them (n up to about
- *     65536 x SMs samples: 16.5 MiB, 8650752 samples, from a 16-byte
+ *   - 4 where each block counts at most 16384 aligned 16-byte vectors, that
+ *     is where the input holds at most 16384 x SMs of them (n up to about
+ *     131072 x SMs samples: 33 MiB, 17301504 samples, from a 16-byte
  *     boundary on the H100's 132 SMs);
  *   - 8 above that, where the GPU lets a block have 128 KiB
  *     (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KiB on sm_90);

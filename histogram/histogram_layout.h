@@ -77,20 +77,24 @@ static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
 }
 
 /* The most vectors a block of the 4096-bin replicated kernel counts with 4
- * copies (2 tiles: 128 KiB of samples, 65536 of them); more, and it keeps 8
+ * copies (4 tiles: 256 KiB of samples, 131072 of them); more, and it keeps 8
  * where the GPU lets a block have them (histogram_copies).
  * A block clears and merges its copies once: 8 copies are 1024 wavefronts of
  * stores (128 KiB) and 1024 of loads, 4 copies half that, whatever it counts;
  * in the count, 4 copies cost more a request, by the model 3.29 wavefronts
  * against 2.96 on uniform bins, 3.14 against 2.90 on one-bank data, 1 and 1
- * on one bin (and at most 8 against 4 on any input). The 512 to 1024
- * wavefronts saved (the clear runs while the first loads are in flight: it is
- * paid only where they land sooner) outweigh the 0.24-0.34 a request more up
- * to 1500-4300 requests a block, 6000-17000 vectors: 8192 in between. A
- * block counts at most 8192 exactly where the input holds at most 8192 x SMs
- * aligned vectors (one block an SM at most, histogram_blocks): on the H100's
- * 132 SMs, 16.5 MiB of samples from a 16-byte boundary. */
-#define HISTOGRAM_FEW_COPIES_SHARE 8192
+ * on one bin (and at most 8 against 4 on any input). Measured on the H100
+ * (histogram/probes/phases.cu, README): the clear and merge of 8 copies take
+ * 0.65 us more than of 4, and the count of 4 copies at most 7.6% longer (L2
+ * warm, 16-bit uniform, 15888 vectors a block); where the samples come from
+ * memory the count is the same either way. So 4 copies are ahead wherever a
+ * block counts under about 18000 vectors while shared memory keeps the
+ * pace, and never more than 0.4% behind where memory sets it: 16384, a
+ * power of two below. A block counts at most 16384 exactly where the input
+ * holds at most 16384 x SMs aligned vectors (one block an SM at most,
+ * histogram_blocks): on the H100's 132 SMs, 33 MiB of samples from a 16-byte
+ * boundary. */
+#define HISTOGRAM_FEW_COPIES_SHARE 16384
 
 /* The shared memory a block may ask for on the H100 (sm_90), in bytes:
  * cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KiB. The launcher passes

@@ -58,13 +58,14 @@ static uint64_t start_offset(const struct bf_size *s)
 /* Every edge: empty, one sample, less than a vector, a vector either side,
  * primes, many blocks, and past 2^32 bytes (1 GiB is the bench's, checked there): 2^32 + 5 equal
  * bytes put 2^32 + 5 counts in one bin, which reads 5 (the counts wrap modulo 2^32). 16-bit
- * samples on 132 SMs: up to 16777259 bytes the 4-copy replicated kernel, from 32 MiB (aligned)
- * and 2^32 + 5 (odd) the 8-copy one (histogram_copies; on a GPU that grants a block under 128 KiB,
- * the 4-copy one at every size). */
+ * samples on 132 SMs: up to 34603008 bytes (33 MiB) the 4-copy replicated kernel, from 16 bytes
+ * more (aligned) and 2^32 + 5 (odd) the 8-copy one (histogram_copies; on a GPU that grants a block
+ * under 128 KiB, the 4-copy one at every size). */
 static const struct bf_size test_sizes[] = {
-    {1, {0}},       {1, {1}},        {1, {2}},        {1, {3}},          {1, {15}},   {1, {16}},
-    {1, {17}},      {1, {31}},       {1, {33}},       {1, {1021}},       {1, {4099}}, {1, {65537}},
-    {1, {1000003}}, {1, {16777259}}, {1, {33554432}}, {1, {4294967301}},
+    {1, {0}},        {1, {1}},          {1, {2}},       {1, {3}},        {1, {15}},
+    {1, {16}},       {1, {17}},         {1, {31}},      {1, {33}},       {1, {1021}},
+    {1, {4099}},     {1, {65537}},      {1, {1000003}}, {1, {16777259}}, {1, {34603008}},
+    {1, {34603024}}, {1, {4294967301}},
 };
 static const struct bf_size quick_sizes[] = {
     {1, {0}}, {1, {1}}, {1, {3}}, {1, {17}}, {1, {1021}}, {1, {65537}},

@@ -75,7 +75,7 @@ static void test_layouts(void)
  * HISTOGRAM_FEW_COPIES_SHARE vectors a block, 8 beyond where a block may
  * have 128 KiB, 4 at every share where it may not; 256 bins always 32; one
  * copy for the shared variant. And the sizes around it: 4 copies exactly up
- * to 8192 vectors an SM (16.5 MiB of 16-bit samples on 132 SMs). */
+ * to 16384 vectors an SM (33 MiB of 16-bit samples on 132 SMs). */
 static void test_rule(void)
 {
     const int64_t few = HISTOGRAM_FEW_COPIES_SHARE;
@@ -130,7 +130,7 @@ static void test_rule(void)
         int copies;
     } sizes[] = {{4096, 4},     {65536, 4},          {4194304, 4},
                  {16777216, 4}, {132 * few * 16, 4}, {132 * few * 16 + 16, 8},
-                 {33554432, 8}, {67108864, 8},       {1073741824, 8}};
+                 {33554432, 4}, {67108864, 8},       {1073741824, 8}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         const struct histogram_split sp = histogram_split_input(4096, 2, sizes[k].bytes / 2);
         const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, sp.vectors, 132);
@@ -140,7 +140,7 @@ static void test_rule(void)
         EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, share, 99 * 1024) == 4,
                "%lld bytes, 99 KiB a block: 4 copies", (long long)sizes[k].bytes);
     }
-    /* Any number of SMs: 4 copies exactly up to 8192 vectors an SM (the grid
+    /* Any number of SMs: 4 copies exactly up to 16384 vectors an SM (the grid
      * reaches one block an SM at 4096), 8 from one more vector. */
     const int sm_counts[] = {1, 28, 46, 84, 108, 132, 144};
     bad = 0;
@@ -155,7 +155,7 @@ static void test_rule(void)
             bad += got != (at[j] <= few * sms ? 4 : 8);
         }
     }
-    EXPECT(bad == 0, "4 copies up to 8192 vectors an SM, 8 beyond, on any SMs (%d not)", bad);
+    EXPECT(bad == 0, "4 copies up to 16384 vectors an SM, 8 beyond, on any SMs (%d not)", bad);
 }
 
 static int one_request(int copies, const uint32_t bin[32])
@@ -328,7 +328,7 @@ static void test_model_launch(void)
         histogram_model_launch(HISTOGRAM_GLOBAL, 256, HISTOGRAM_UNIFORM, 1, 1000, 0, &rules, a), 0,
         "global: no shared memory");
     /* The copies follow the share, as the launcher picks them: 4096 bins on
-     * 132 SMs, 8192 vectors a block (16.5 MiB) clear and merge 4 copies,
+     * 132 SMs, 16384 vectors a block (33 MiB) clear and merge 4 copies,
      * one more group of vectors 8; every block clears its words with
      * st.128 (words / 128 requests) and merges them (words / 32). */
     rules.sms = 132;
