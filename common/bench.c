@@ -205,7 +205,7 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
         struct bf_bench_contender *c = &b->c[i];
         if (c->variant == 0)
             naive = i;
-        /* Check the output of every contender before timing it. */
+        /* Check the output of every contender before any is timed. */
         BF_CHECK(poison_contender(c));
         BF_CHECK(run_contender(c, 0));
         BF_CHECK(cudaDeviceSynchronize());
@@ -215,7 +215,18 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
                     family->types[b->type], text, why);
             failed = 1;
         }
-        BF_CHECK(bf_time(run_contender, c, 0, &opts, &c->time));
+    }
+    /* Then all of them timed side by side (bf_time_together): a batch of
+     * reps of each in turn, so that the ratios between them are those of
+     * one GPU state, whatever the clock does over the run. */
+    {
+        void *args[BF_BENCH_MAX];
+        struct bf_timing times[BF_BENCH_MAX];
+        for (int i = 0; i < b->n; ++i)
+            args[i] = &b->c[i];
+        BF_CHECK(bf_time_together(b->n, run_contender, args, 0, &opts, times));
+        for (int i = 0; i < b->n; ++i)
+            b->c[i].time = times[i];
     }
     if (flush != NULL)
         BF_CHECK(cudaFree(flush));

@@ -118,89 +118,136 @@ static double median_clock(const double *mhz, int n, double *scratch)
     return median_sorted(scratch, k);
 }
 
-cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream, const struct bf_timing_opts *o,
-                    struct bf_timing *out)
+/* One piece of work being timed, and where its reps stand. */
+struct timed_job {
+    void *arg;
+    double *ms, *mhz; /* the reps kept */
+    int n, throttled, keep_all, done;
+    double rep_s; /* a warm-up's wall time */
+    double spent; /* wall time of its own batches (and pauses) so far */
+};
+
+/* One batch of job j's reps, and whether it is now done (bf_time's rules). */
+static cudaError_t job_batch(struct timed_job *j, bf_launch_fn fn, cudaStream_t stream,
+                             const struct bf_timing_opts *o, cudaEvent_t *ev,
+                             struct bf_clock_stamp *stamp, double *scratch, struct bf_timing *out)
+{
+    double batch_ms[BATCH], batch_mhz[BATCH];
+    int count = o->max_reps - j->n < BATCH ? o->max_reps - j->n : BATCH;
+    double left = o->max_seconds - j->spent;
+    if (j->rep_s > 0 && count * j->rep_s > left) /* slow reps: no batch far past the cap */
+        count = left > j->rep_s ? (int)(left / j->rep_s) : 1;
+    struct timespec start;
+    timespec_get(&start, TIME_UTC);
+    cudaError_t err = time_batch(fn, j->arg, stream, o, ev, stamp, count, batch_ms, batch_mhz);
+    if (err != cudaSuccess)
+        return err;
+    /* a throttled rep is dropped, and the next batch waits */
+    int dropped = 0;
+    for (int i = 0; i < count; ++i) {
+        if (!j->keep_all && bf_timing_throttled(o, batch_mhz[i])) {
+            ++dropped;
+            continue;
+        }
+        j->ms[j->n] = batch_ms[i];
+        j->mhz[j->n++] = batch_mhz[i];
+    }
+    j->throttled += dropped;
+    if (dropped > 0) {
+        double whole = floor(o->recovery_s);
+        struct timespec pause = {(time_t)whole, (long)(1e9 * (o->recovery_s - whole))};
+        nanosleep(&pause, NULL);
+    }
+    j->spent += bf_seconds_since(&start);
+    if (j->n >= o->min_reps || (j->spent >= o->max_seconds && j->n > 0)) {
+        for (int i = 0; i < j->n; ++i)
+            scratch[i] = j->ms[i];
+        bf_timing_stats(scratch, j->n, out);
+        if (out->noise <= o->noise_target || j->spent >= o->max_seconds)
+            j->done = 1;
+    }
+    if (j->spent >= 4 * o->max_seconds) { /* throttled all along */
+        if (j->n > 0)
+            j->done = 1;
+        j->keep_all = 1; /* else the next batch as it comes: its clock shows it */
+    }
+    if (j->n >= o->max_reps)
+        j->done = 1;
+    return cudaSuccess;
+}
+
+cudaError_t bf_time_together(int jobs, bf_launch_fn fn, void *const *args, cudaStream_t stream,
+                             const struct bf_timing_opts *o, struct bf_timing *out)
 {
     cudaEvent_t ev[2 * BATCH];
     struct bf_clock_stamp *stamp = NULL; /* pinned, written by the GPU */
     int made = 0;
     cudaError_t err = cudaSuccess;
     size_t cap = (size_t)o->max_reps + BATCH;
-    double *ms = malloc(cap * sizeof *ms), *mhz = malloc(cap * sizeof *mhz);
+    struct timed_job *job = calloc(jobs > 0 ? (size_t)jobs : 1, sizeof *job);
     double *scratch = malloc(cap * sizeof *scratch);
-    double batch_ms[BATCH], batch_mhz[BATCH];
-    if (ms == NULL || mhz == NULL || scratch == NULL)
+    if (job == NULL || scratch == NULL)
         err = cudaErrorMemoryAllocation;
+    for (int j = 0; j < jobs && err == cudaSuccess; ++j) {
+        job[j].arg = args[j];
+        job[j].ms = malloc(cap * sizeof *job[j].ms);
+        job[j].mhz = malloc(cap * sizeof *job[j].mhz);
+        if (job[j].ms == NULL || job[j].mhz == NULL)
+            err = cudaErrorMemoryAllocation;
+    }
     if (err == cudaSuccess && o->max_mhz > 0)
         err = cudaHostAlloc((void **)&stamp, 2 * BATCH * sizeof *stamp, cudaHostAllocMapped);
     for (; made < 2 * BATCH && err == cudaSuccess; ++made)
         err = cudaEventCreate(&ev[made]);
 
-    /* Warm-ups, a quarter of the time cap at most; they also tell how long a
-     * rep takes, so a batch of slow ones can stop at the cap. */
-    struct timespec start;
-    timespec_get(&start, TIME_UTC);
-    int warmed = 0;
-    while (err == cudaSuccess && warmed < o->warmup &&
-           (warmed == 0 || bf_seconds_since(&start) < 0.25 * o->max_seconds)) {
-        err = fn(arg, stream);
-        if (err == cudaSuccess)
-            err = cudaStreamSynchronize(stream);
-        ++warmed;
+    /* Warm-ups, each job's in turn, a quarter of its time cap at most; they
+     * also tell how long a rep takes, so a batch of slow ones can stop at
+     * the cap. */
+    for (int j = 0; j < jobs && err == cudaSuccess; ++j) {
+        struct timespec start;
+        timespec_get(&start, TIME_UTC);
+        int warmed = 0;
+        while (err == cudaSuccess && warmed < o->warmup &&
+               (warmed == 0 || bf_seconds_since(&start) < 0.25 * o->max_seconds)) {
+            err = fn(job[j].arg, stream);
+            if (err == cudaSuccess)
+                err = cudaStreamSynchronize(stream);
+            ++warmed;
+        }
+        job[j].rep_s = warmed > 0 ? bf_seconds_since(&start) / warmed : 0;
     }
-    double rep_s = warmed > 0 ? bf_seconds_since(&start) / warmed : 0;
 
-    /* n reps kept; a throttled one is dropped and the next batch waits. */
-    int n = 0, throttled = 0, keep_all = 0;
-    timespec_get(&start, TIME_UTC);
-    while (err == cudaSuccess && n < o->max_reps) {
-        int count = o->max_reps - n < BATCH ? o->max_reps - n : BATCH;
-        double left = o->max_seconds - bf_seconds_since(&start);
-        if (rep_s > 0 && count * rep_s > left) /* slow reps: no batch far past the cap */
-            count = left > rep_s ? (int)(left / rep_s) : 1;
-        err = time_batch(fn, arg, stream, o, ev, stamp, count, batch_ms, batch_mhz);
-        if (err != cudaSuccess)
-            break;
-        int dropped = 0;
-        for (int i = 0; i < count; ++i) {
-            if (!keep_all && bf_timing_throttled(o, batch_mhz[i])) {
-                ++dropped;
+    /* The reps in turns: a batch of each job not yet done, round and round,
+     * so that a clock or temperature that drifts meets them all alike. */
+    for (int left = jobs; err == cudaSuccess && left > 0;) {
+        left = 0;
+        for (int j = 0; j < jobs && err == cudaSuccess; ++j) {
+            if (job[j].done || o->max_reps <= 0)
                 continue;
-            }
-            ms[n] = batch_ms[i];
-            mhz[n++] = batch_mhz[i];
-        }
-        throttled += dropped;
-        double spent = bf_seconds_since(&start);
-        if (n >= o->min_reps || (spent >= o->max_seconds && n > 0)) {
-            for (int i = 0; i < n; ++i)
-                scratch[i] = ms[i];
-            bf_timing_stats(scratch, n, out);
-            if (out->noise <= o->noise_target || spent >= o->max_seconds)
-                break;
-        }
-        if (spent >= 4 * o->max_seconds) { /* throttled all along */
-            if (n > 0)
-                break;
-            keep_all = 1; /* the next batch as it comes: its clock shows it */
-        }
-        if (dropped > 0) {
-            double whole = floor(o->recovery_s);
-            struct timespec pause = {(time_t)whole, (long)(1e9 * (o->recovery_s - whole))};
-            nanosleep(&pause, NULL);
+            err = job_batch(&job[j], fn, stream, o, ev, stamp, scratch, &out[j]);
+            left += !job[j].done;
         }
     }
-    if (err == cudaSuccess) {
-        out->mhz = median_clock(mhz, n, scratch);
-        out->throttled = throttled;
-        bf_timing_stats(ms, n, out);
+    for (int j = 0; j < jobs && err == cudaSuccess; ++j) {
+        out[j].mhz = median_clock(job[j].mhz, job[j].n, scratch);
+        out[j].throttled = job[j].throttled;
+        bf_timing_stats(job[j].ms, job[j].n, &out[j]);
     }
     for (int i = 0; i < made; ++i)
         cudaEventDestroy(ev[i]);
     if (stamp != NULL)
         cudaFreeHost(stamp);
-    free(ms);
-    free(mhz);
+    for (int j = 0; job != NULL && j < jobs; ++j) {
+        free(job[j].ms);
+        free(job[j].mhz);
+    }
+    free(job);
     free(scratch);
     return err;
+}
+
+cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream, const struct bf_timing_opts *o,
+                    struct bf_timing *out)
+{
+    return bf_time_together(1, fn, &arg, stream, o, out);
 }

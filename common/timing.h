@@ -1,5 +1,6 @@
 /* Timing device work with CUDA events: warm-up, then repetitions until the
- * noise is under a bound or a cap is hit; median, min, max. An optional L2
+ * noise is under a bound or a cap is hit; median, min, max. Several pieces
+ * of work can be timed side by side, their repetitions in turns. An optional L2
  * flush runs between repetitions, outside the timed region. As nvbench does,
  * the SM clock is read around every repetition (common/sm_clock.h), and one
  * taken while the GPU throttled (clock under a fraction of its maximum) is
@@ -48,6 +49,16 @@ struct bf_timing_opts bf_timing_defaults(void);
 
 cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
                     const struct bf_timing_opts *opts, struct bf_timing *out);
+
+/* Times `jobs` pieces of work side by side: fn(args[j]) is job j. Each is
+ * warmed up in turn; then their reps are taken in turns, a batch of up to 10
+ * of each job not yet done, round and round, so that an SM clock, a
+ * temperature or a power cap that drifts during the run (a long GEMM's does)
+ * meets every job alike, and their ratios are those of one GPU state. Each
+ * job stops on bf_time's rules (noise, reps, its own time); out[j] is job
+ * j's. bf_time is this with one job. */
+cudaError_t bf_time_together(int jobs, bf_launch_fn fn, void *const *args, cudaStream_t stream,
+                             const struct bf_timing_opts *opts, struct bf_timing *out);
 
 /* The statistics of n samples (pure C; sorts ms in place; leaves throttled
  * and mhz as they were). */
