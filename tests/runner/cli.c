@@ -894,7 +894,7 @@ int bf_family_sizes(const struct bf_options *o, const struct bf_family *f,
     int set = o->size_set;
     if (set < 0)
         set = o->command == BF_CMD_TEST ? BF_SIZES_TEST : BF_SIZES_BENCH;
-    if (o->quick && o->size_set < 0) { /* --quick: the list's smallest case alone */
+    if (o->quick && o->size_set < 0) { /* --quick: the list's smallest case (by type 0's need) */
         int least = 0;
         for (int s = 1; s < f->nsizes[set]; ++s)
             if (f->bench_bytes(0, &f->sizes[set][s]) < f->bench_bytes(0, &f->sizes[set][least]))
