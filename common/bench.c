@@ -217,8 +217,8 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
         }
     }
     /* Then all of them timed side by side (bf_time_together): a batch of
-     * reps of each in turn, so that the ratios between them are those of
-     * one GPU state, whatever the clock does over the run. */
+     * reps of each in turn, so that a clock that drifts over the case meets
+     * them alike while they run. */
     {
         void *args[BF_BENCH_MAX];
         struct bf_timing times[BF_BENCH_MAX];

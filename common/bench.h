@@ -1,6 +1,7 @@
 /* A family's benchmark, the part every family shares: a suite names its
  * contenders (the ceilings, the vendor's routine, its variants), each has its
- * output poisoned, runs once, is checked, then is timed; one table row each,
+ * output poisoned, runs once and is checked, then all are timed side by side
+ * (bf_time_together); one table row each,
  * with rates, ratios and the bank model's verdict. The family supplies the
  * launches and the checks. */
 #ifndef BANKFREE_BENCH_H
@@ -48,13 +49,12 @@ struct bf_variant_job {
  *     bf_bench_variants(&b, bytes, variant_job);
  *     return bf_bench_end(&b, bytes, warm);
  *
- * Every contender is checked once (poisoned, run, checked) before it is
- * timed. A contender's `bytes` are what one run reads and writes, for its
- * rate (FLOPs where the family's rate_unit says GFLOP/s). `path` groups a
- * ceiling with the variants it bounds (struct bf_variant's path): 0 unless a
- * family's variants take paths with ceilings of their own (gemm_tile:
- * mma.sync, wgmma). The struct is the builder's own: fill it only through
- * these calls. */
+ * Every contender is checked once (poisoned, run, checked) before any is
+ * timed; then they are timed in turns, a batch of reps of each. A contender's `bytes` are what one
+ * run reads and writes, for its rate (FLOPs where the family's rate_unit says GFLOP/s). `path`
+ * groups a ceiling with the variants it bounds (struct bf_variant's path): 0 unless a family's
+ * variants take paths with ceilings of their own (gemm_tile: mma.sync, wgmma). The struct is the
+ * builder's own: fill it only through these calls. */
 struct bf_bench {
     const struct bf_family *family;
     unsigned mask;
@@ -99,7 +99,9 @@ void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job j
  * resident in L2 between repetitions (a deliberate warm-cache size), unless
  * ctx->no_warm (the sweep). The l2 column says which: flushed, cold (not
  * flushed: data >= 4x L2) or warm; every contender of a case, ceilings too,
- * is timed in the same state. data_bytes is its own column.
+ * is timed in the same state, in turns (so warm contenders should read the
+ * same data: a batch's first rep follows another's). data_bytes is its own
+ * column.
  * Rates are bytes / median time in GB/s (GFLOP/s: the family's rate_unit);
  * of_ceiling is a rate over the fastest rate of the ceilings of its path
  * (usually a device-to-device copy), vs_vendor and vs_naive are the times of

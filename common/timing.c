@@ -124,7 +124,7 @@ struct timed_job {
     double *ms, *mhz; /* the reps kept */
     int n, throttled, keep_all, done;
     double rep_s; /* a warm-up's wall time */
-    double spent; /* wall time of its own batches (and pauses) so far */
+    double spent; /* wall time of its own batches, stats and pauses so far */
 };
 
 /* One batch of job j's reps, and whether it is now done (bf_time's rules). */
@@ -142,7 +142,7 @@ static cudaError_t job_batch(struct timed_job *j, bf_launch_fn fn, cudaStream_t 
     cudaError_t err = time_batch(fn, j->arg, stream, o, ev, stamp, count, batch_ms, batch_mhz);
     if (err != cudaSuccess)
         return err;
-    /* a throttled rep is dropped, and the next batch waits */
+    /* a throttled rep is dropped, and a pause follows unless done */
     int dropped = 0;
     for (int i = 0; i < count; ++i) {
         if (!j->keep_all && bf_timing_throttled(o, batch_mhz[i])) {
@@ -153,12 +153,8 @@ static cudaError_t job_batch(struct timed_job *j, bf_launch_fn fn, cudaStream_t 
         j->mhz[j->n++] = batch_mhz[i];
     }
     j->throttled += dropped;
-    if (dropped > 0) {
-        double whole = floor(o->recovery_s);
-        struct timespec pause = {(time_t)whole, (long)(1e9 * (o->recovery_s - whole))};
-        nanosleep(&pause, NULL);
-    }
     j->spent += bf_seconds_since(&start);
+    timespec_get(&start, TIME_UTC); /* its stats and pause: counted at its next check */
     if (j->n >= o->min_reps || (j->spent >= o->max_seconds && j->n > 0)) {
         for (int i = 0; i < j->n; ++i)
             scratch[i] = j->ms[i];
@@ -173,6 +169,12 @@ static cudaError_t job_batch(struct timed_job *j, bf_launch_fn fn, cudaStream_t 
     }
     if (j->n >= o->max_reps)
         j->done = 1;
+    if (dropped > 0 && !j->done) {
+        double whole = floor(o->recovery_s);
+        struct timespec pause = {(time_t)whole, (long)(1e9 * (o->recovery_s - whole))};
+        nanosleep(&pause, NULL);
+    }
+    j->spent += bf_seconds_since(&start);
     return cudaSuccess;
 }
 
@@ -197,7 +199,7 @@ cudaError_t bf_time_together(int jobs, bf_launch_fn fn, void *const *args, cudaS
     }
     if (err == cudaSuccess && o->max_mhz > 0)
         err = cudaHostAlloc((void **)&stamp, 2 * BATCH * sizeof *stamp, cudaHostAllocMapped);
-    for (; made < 2 * BATCH && err == cudaSuccess; ++made)
+    for (; made < 2 * BATCH && err == cudaSuccess; made += err == cudaSuccess)
         err = cudaEventCreate(&ev[made]);
 
     /* Warm-ups, each job's in turn, a quarter of its time cap at most; they
@@ -217,15 +219,20 @@ cudaError_t bf_time_together(int jobs, bf_launch_fn fn, void *const *args, cudaS
         job[j].rep_s = warmed > 0 ? bf_seconds_since(&start) / warmed : 0;
     }
 
-    /* The reps in turns: a batch of each job not yet done, round and round,
-     * so that a clock or temperature that drifts meets them all alike. */
-    for (int left = jobs; err == cudaSuccess && left > 0;) {
+    /* The reps in turns: a batch of each job not yet done, round and round
+     * (each round starting one job further on, so none always follows the
+     * same one), so that a clock or temperature that drifts meets them all
+     * alike while they run. */
+    for (int j = 0; j < jobs && err == cudaSuccess; ++j)
+        job[j].done = o->max_reps <= 0;
+    for (int round = 0, left = jobs; err == cudaSuccess && left > 0; ++round) {
         left = 0;
-        for (int j = 0; j < jobs && err == cudaSuccess; ++j) {
-            if (job[j].done || o->max_reps <= 0)
+        for (int i = 0; i < jobs && err == cudaSuccess; ++i) {
+            struct timed_job *j = &job[(round + i) % jobs];
+            if (j->done)
                 continue;
-            err = job_batch(&job[j], fn, stream, o, ev, stamp, scratch, &out[j]);
-            left += !job[j].done;
+            err = job_batch(j, fn, stream, o, ev, stamp, scratch, &out[j - job]);
+            left += !j->done;
         }
     }
     for (int j = 0; j < jobs && err == cudaSuccess; ++j) {

@@ -54,9 +54,11 @@ cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
  * warmed up in turn; then their reps are taken in turns, a batch of up to 10
  * of each job not yet done, round and round, so that an SM clock, a
  * temperature or a power cap that drifts during the run (a long GEMM's does)
- * meets every job alike, and their ratios are those of one GPU state. Each
- * job stops on bf_time's rules (noise, reps, its own time); out[j] is job
- * j's. bf_time is this with one job. */
+ * meets every job alike while they run. Each job stops on bf_time's rules
+ * (noise, reps, its own time), so one that is done early is not timed in the
+ * later rounds; out[j] is job j's. Jobs that want L2 warm should read the
+ * same data: a batch's first rep follows another job's. bf_time is this with
+ * one job. */
 cudaError_t bf_time_together(int jobs, bf_launch_fn fn, void *const *args, cudaStream_t stream,
                              const struct bf_timing_opts *opts, struct bf_timing *out);
 

@@ -538,8 +538,8 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
                       dev->max_sm_clock_mhz);
     bf_table_meta(&t, "timing",
                   "CUDA events, %d warm-ups, median of >= %d reps (until noise < "
-                  "%.0f%% or %d reps or %.2g s), a case's contenders timed in turns, 10 reps "
-                  "at a time; L2 flushed %s; a rep whose SM clock was under "
+                  "%.0f%% or %d reps or %.2g s), a case's contenders timed in turns, up to 10 "
+                  "reps at a time; L2 flushed %s; a rep whose SM clock was under "
                   "%.0f%% of max is discarded and retaken after %.0f ms (column throttled)",
                   ctx.timing.warmup, ctx.timing.min_reps, 100 * ctx.timing.noise_target,
                   ctx.timing.max_reps, ctx.timing.max_seconds,
