@@ -133,7 +133,7 @@ cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream, const struc
         err = cudaErrorMemoryAllocation;
     if (err == cudaSuccess && o->max_mhz > 0)
         err = cudaHostAlloc((void **)&stamp, 2 * BATCH * sizeof *stamp, cudaHostAllocMapped);
-    for (; made < 2 * BATCH && err == cudaSuccess; ++made)
+    for (; made < 2 * BATCH && err == cudaSuccess; made += err == cudaSuccess)
         err = cudaEventCreate(&ev[made]);
 
     /* Warm-ups, a quarter of the time cap at most; they also tell how long a
