@@ -13,6 +13,7 @@
  *   W = 128, E = 2, H = 128   the packed halves' tile (output rows 256 bytes)
  *   W = 256, E = 4, H = 64    fp32's tile
  *   W = 256, E = 1, H = 256   bytes with 256-byte rows both sides
+ *   W = 256, E = 1, H = 128   bytes, 256-byte input rows, 128-byte output rows
  *   W = 256, E = 2, H = 128   halves likewise
  *   W = 512, E = 1, H = 128   bytes with 512-byte input rows
  * Grid as the transpose's (blockIdx.x down the rows), 512 threads, 4-byte
@@ -79,6 +80,7 @@ int main(void)
         {"128 B x 128 rows, halves (packed f16)", tiled<128, 2, 128>, 128, 2, 128},
         {"256 B x 64 rows, fp32 (padded)", tiled<256, 4, 64>, 256, 4, 64},
         {"256 B x 256 rows, bytes", tiled<256, 1, 256>, 256, 1, 256},
+        {"256 B x 128 rows, bytes", tiled<256, 1, 128>, 256, 1, 128},
         {"256 B x 128 rows, halves", tiled<256, 2, 128>, 256, 2, 128},
         {"512 B x 128 rows, bytes", tiled<512, 1, 128>, 512, 1, 128},
     };
