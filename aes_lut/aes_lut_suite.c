@@ -1,7 +1,9 @@
 /* The aes_lut family as the runner sees it: variants, modes and key sizes,
  * sizes, the model hook, the correctness test against OpenSSL's EVP (or,
  * built without OpenSSL, against the CPU reference) and the benchmark beside
- * a device-to-device copy of the same bytes (the ceiling). */
+ * the shared-memory bound of the same lookups (the variants' ceiling,
+ * aes_lut_ceiling.h) and a device-to-device copy of the same bytes (memory's,
+ * which no variant reaches: the lookups bind first). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #endif
 
 #include "aes_lut/aes_lut.h"
+#include "aes_lut/aes_lut_ceiling.h"
 #include "aes_lut/aes_lut_data.h"
 #include "aes_lut/aes_lut_model.h"
 #include "aes_lut/aes_lut_ref.h"
@@ -30,6 +33,13 @@ static const struct bf_variant variants[AES_LUT_VARIANTS] = {
     [AES_LUT_REPLICATED] = {"replicated", "T0 in 32 copies, lane j in bank j, rotated for T1-T3 "
                                           "and the S-box: 1 way on any data"},
 };
+
+/* The variants are held to the lookups' bound (path 1), not to memory's: the
+ * copies (path 0) stand beside them for what memory would allow. */
+enum { PATH_MEMORY, PATH_LOOKUPS };
+static const int paths[AES_LUT_VARIANTS] = {[AES_LUT_SHARED] = PATH_LOOKUPS,
+                                            [AES_LUT_CONSTANT] = PATH_LOOKUPS,
+                                            [AES_LUT_REPLICATED] = PATH_LOOKUPS};
 
 /* Types: key size and mode; onebank is ECB on plaintext that sends round 1's
  * lookups to one bank. */
@@ -305,6 +315,17 @@ static cudaError_t run_copy_kernel(void *arg, cudaStream_t stream)
     return bf_copy_kernel_ceiling(d->d_out, d->d_in, (size_t)d->n, stream);
 }
 
+/* The lookups' bound: the cipher's 16 table reads a round, for its rounds. */
+struct lookups {
+    const struct data *d;
+    int rounds, sms;
+};
+static cudaError_t run_lookups(void *arg, cudaStream_t stream)
+{
+    const struct lookups *l = arg;
+    return aes_lut_lookup_ceiling(l->d->d_out, l->d->d_in, l->d->n / 16, l->rounds, l->sms, stream);
+}
+
 static int check_variant(void *arg, int variant, char *why, size_t len)
 {
     (void)variant;
@@ -319,11 +340,16 @@ static int aes_lut_bench(unsigned mask, int type, const struct bf_size *s,
     const double bytes = 2.0 * (double)d.n; /* read and written */
     struct bf_bench b;
     bf_bench_begin(&b, &aes_lut_family, mask, type, s, ctx, t);
+    const int aligned = ((uintptr_t)d.d_in | (uintptr_t)d.d_out) % 16 == 0;
+    struct lookups look = {&d, d.c.key_bytes / 4 + 6, ctx->dev->sms};
+    if (!in_place(d.n) && aligned && d.n % 16 == 0)
+        bf_bench_ceiling(&b, "table lookups (ceiling)", PATH_LOOKUPS, bytes,
+                         (struct bf_job){run_lookups, &look, NULL, NULL});
     if (!in_place(d.n))
-        bf_bench_ceiling(&b, "cudaMemcpy (copy ceiling)", 0, bytes,
+        bf_bench_ceiling(&b, "cudaMemcpy (copy ceiling)", PATH_MEMORY, bytes,
                          (struct bf_job){run_copy, &d, NULL, NULL});
-    if (!in_place(d.n) && ((uintptr_t)d.d_in | (uintptr_t)d.d_out) % 16 == 0)
-        bf_bench_ceiling(&b, "copy kernel (ceiling)", 0, bytes,
+    if (!in_place(d.n) && aligned)
+        bf_bench_ceiling(&b, "copy kernel (ceiling)", PATH_MEMORY, bytes,
                          (struct bf_job){run_copy_kernel, &d, NULL, NULL});
     bf_bench_variants(&b, bytes, (struct bf_variant_job){run_variant, &d, prepare, check_variant});
     int failed = bf_bench_end(&b, bytes, bytes <= (double)ctx->dev->l2_bytes);
@@ -336,6 +362,7 @@ const struct bf_family aes_lut_family = {
     .summary = "AES-128/192/256 CTR and ECB from T-tables, any length and alignment",
     .variants = variants,
     .nvariants = AES_LUT_VARIANTS,
+    .paths = paths,
     BF_ARRAY(types, types),
     .ndims = 1,
     .min_dim = 0,
