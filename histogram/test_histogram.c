@@ -173,6 +173,21 @@ static int one_request(int copies, const uint32_t bin[32])
     return (int)s.wavefronts;
 }
 
+/* The most wavefronts any of 20000 requests of random bins (below `bins`,
+ * from random stream `stream`) takes with `copies` copies. */
+static int worst_random(int copies, uint32_t bins, uint64_t stream)
+{
+    uint32_t bin[32];
+    int worst = 0;
+    for (uint64_t r = 0; r < 20000; ++r) {
+        for (int l = 0; l < 32; ++l)
+            bin[l] = (uint32_t)(bf_random_bits(stream, r * 32 + (uint64_t)l) % bins);
+        const int w = one_request(copies, bin);
+        worst = w > worst ? w : worst;
+    }
+    return worst;
+}
+
 /* The adversaries: every lane on one bin; every lane on a different bin of
  * one bank (bank 0 of a one-copy histogram: 0, 32, 64, ...). */
 static void test_adversaries(void)
@@ -197,13 +212,7 @@ static void test_adversaries(void)
     /* 4096 replicated: no request exceeds 4, whatever the bins (random ones,
      * and the 4 lanes of each copy on 4 bins of one bank) */
     uint32_t bin[32];
-    int worst = 0;
-    for (uint64_t r = 0; r < 20000; ++r) {
-        for (int l = 0; l < 32; ++l)
-            bin[l] = (uint32_t)(bf_random_bits(5, r * 32 + (uint64_t)l) % 4096u);
-        int w = one_request(8, bin);
-        worst = w > worst ? w : worst;
-    }
+    int worst = worst_random(8, 4096u, 5);
     /* bins 128 apart: bits 0-1 and 5-6 all 0, so each copy's 4 lanes meet in
      * one bank (the swizzle spreads bins 32 apart: bits 5-6 differ) */
     for (int l = 0; l < 32; ++l)
@@ -217,13 +226,7 @@ static void test_adversaries(void)
      * apart (bits 0-2 and 5-7 all 0) put each copy's 8 lanes in one bank;
      * bins 32 l, the one bank of one copy: lanes 8 apart share bits 5-7,
      * 4-way; bins 32 apart within each copy: spread over its 8 banks */
-    worst = 0;
-    for (uint64_t r = 0; r < 20000; ++r) {
-        for (int l = 0; l < 32; ++l)
-            bin[l] = (uint32_t)(bf_random_bits(7, r * 32 + (uint64_t)l) % 4096u);
-        int w = one_request(4, bin);
-        worst = w > worst ? w : worst;
-    }
+    worst = worst_random(4, 4096u, 7);
     EXPECT(worst <= 8, "4096 replicated, 4 copies: worst %d on random bins", worst);
     for (int l = 0; l < 32; ++l)
         bin[l] = 256u * (uint32_t)(l / 4); /* copy c: 8 bins 256 apart */
@@ -235,14 +238,7 @@ static void test_adversaries(void)
         bin[l] = 32u * (uint32_t)(l / 4 + 8 * (l % 4)); /* copy c: 8 bins 32 apart */
     EXPECT_EQ(one_request(4, bin), 1, "4 copies: bins 32 apart, swizzled");
     /* 256 replicated: one wavefront on any bins */
-    worst = 0;
-    for (uint64_t r = 0; r < 20000; ++r) {
-        for (int l = 0; l < 32; ++l)
-            bin[l] = (uint32_t)(bf_random_bits(6, r * 32 + (uint64_t)l) % 256u);
-        int w = one_request(32, bin);
-        worst = w > worst ? w : worst;
-    }
-    EXPECT_EQ(worst, 1, "256 replicated: one wavefront on random bins");
+    EXPECT_EQ(worst_random(32, 256u, 6), 1, "256 replicated: one wavefront on random bins");
 }
 
 /* Every sample counted exactly once: head + vectors + tail = n, vectors
