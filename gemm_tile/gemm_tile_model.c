@@ -174,7 +174,7 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
     gemm_tile_model_wgmma_ktile(variant, bn, 0, rules, once);
-    if (gemm_tile_wgmma_staged(0, n, out_bytes)) /* C from cudaMalloc: 16-byte aligned */
+    if (gemm_tile_wgmma_staged(0, n, out_bytes, bn)) /* C from cudaMalloc: 16-byte aligned */
         gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
     const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(
                                gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),

@@ -538,12 +538,12 @@ static cudaError_t hopper_here(int *device, int *sms)
     return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNoKernelImageForDevice;
 }
 
-/* C through TMA where it can take it (gemm_tile_wgmma_staged), else directly. */
+/* C through TMA where it can and the tile takes it (gemm_tile_wgmma_staged), else directly. */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                int64_t k, int device, int sms, cudaStream_t stream)
 {
-    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out)))
+    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
         return launch_variant<V, BN, Out, true>(c, a, b, m, n, k, device, sms, stream);
     return launch_variant<V, BN, Out, false>(c, a, b, m, n, k, device, sms, stream);
 }

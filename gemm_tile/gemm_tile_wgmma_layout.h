@@ -219,12 +219,25 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
 {
     return GEMM_TILE_WGMMA_C_BASE + (uint32_t)(2 * consumer + buffer) * GEMM_TILE_WGMMA_C_BYTES;
 }
-/* Whether the epilogue goes through the buffers and TMA: TMA wants C
- * 16-byte aligned and its rows a multiple of 16 bytes apart; otherwise each
- * thread stores its pairs to global memory itself (the tests take that path
- * where M is odd: C then starts one element into its allocation). */
-static BF_HD int gemm_tile_wgmma_staged(uintptr_t c, int64_t n, int out_bytes)
+/* Whether the narrow tile's epilogue goes through the buffers and TMA as
+ * the wide one's does (1), or each thread stores its pairs itself (0). At
+ * the sizes that take the narrow tile (below 2048 x 2048 of C on 132 SMs)
+ * the staged epilogue is 0.86 us of a 256^3 block's 3.2 (H100, timeline
+ * probe, 2026-11-26: last wgmma 2304 ns, C read back by TMA 3168); direct
+ * stores skip the shared-memory round trip. A probe sets it with -D. */
+#ifndef GEMM_TILE_WGMMA_NARROW_STAGED
+#define GEMM_TILE_WGMMA_NARROW_STAGED 0
+#endif
+/* Whether the epilogue of a tile `bn` wide goes through the buffers and
+ * TMA: the wide tile's (and the narrow one's where NARROW_STAGED) where TMA
+ * can take C, 16-byte aligned with its rows a multiple of 16 bytes apart;
+ * otherwise each thread stores its pairs to global memory itself (the tests
+ * take that path where M is odd: C then starts one element into its
+ * allocation). */
+static BF_HD int gemm_tile_wgmma_staged(uintptr_t c, int64_t n, int out_bytes, int bn)
 {
+    if (bn != GEMM_TILE_WGMMA_BN && !GEMM_TILE_WGMMA_NARROW_STAGED)
+        return 0;
     return c % 16u == 0 && n * out_bytes % 16 == 0;
 }
 
