@@ -3,7 +3,7 @@
  * any alignment, exact: three variants that differ in where the counting
  * happens, from global atomics to a shared-memory layout whose lanes never
  * collide on a bank (256 bins) or collide at most 4-way on any input (4096;
- * 8-way where each block counts at most 128 KiB, or where the GPU lets a
+ * 8-way where each block counts at most 256 KiB, or where the GPU lets a
  * block have less than 128 KiB of shared memory: 4 copies of the bins there,
  * cheaper to clear and merge).
  *

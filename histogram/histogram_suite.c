@@ -25,7 +25,7 @@ static const struct bf_variant variants[HISTOGRAM_VARIANTS] = {
     [HISTOGRAM_SHARED] = {"shared", "one shared copy a block: lanes collide, up to 32-way"},
     [HISTOGRAM_REPLICATED] = {"replicated", "a copy per lane (256 bins: conflict-free) or per 4 "
                                             "lanes, bins swizzled (4096: at most 4-way; 8 lanes "
-                                            "and 8-way where blocks count at most 128 KiB or "
+                                            "and 8-way where blocks count at most 256 KiB or "
                                             "the GPU grants a block under 128 KiB)"},
 };
 
