@@ -14,7 +14,7 @@ struct bf_timing_opts bf_timing_defaults(void)
                                .max_reps = 1000,
                                .max_seconds = 2.0,
                                .noise_target = 0.01,
-                               .throttle_fraction = 0.75,
+                               .throttle_fraction = 0.60,
                                .recovery_s = 0.05};
     return o;
 }
