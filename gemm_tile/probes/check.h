@@ -1,7 +1,10 @@
-/* The probes' one error check: a failed CUDA call prints where and exits. */
+/* The probes' checks: a failed CUDA call prints where and exits; a GEMM's C
+ * is held to cuBLAS's. */
 #ifndef BANKFREE_GEMM_TILE_PROBES_CHECK_H
 #define BANKFREE_GEMM_TILE_PROBES_CHECK_H
 
+#include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
@@ -13,5 +16,21 @@
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
+
+/* Our C against cuBLAS's, each element within 1e-3 of |cuBLAS's| + 1e-3 (a
+ * NaN fails): a probe of a wrong kernel measures nothing. */
+static inline bool gemm_matches(const float *ours, const float *theirs, size_t count, long long m,
+                                long long n, long long k)
+{
+    double worst = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const double d = fabs((double)ours[i] - theirs[i]) / (fabs((double)theirs[i]) + 1e-3);
+        worst = d > worst || d != d ? d : worst;
+    }
+    if (worst < 1e-3)
+        return true;
+    printf("%lldx%lldx%lld: C WRONG (worst relative difference to cuBLAS %g)\n", m, n, k, worst);
+    return false;
+}
 
 #endif
