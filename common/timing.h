@@ -45,8 +45,8 @@ struct bf_timing {
 /* Defaults: 3 warm-ups, 20..1000 reps, 2 s, 1% noise, no flush; no clock
  * check until sms and max_mhz are set, then reps under 60% of max_mhz are
  * retaken after 50 ms. nvbench drops reps under 75%; here that cut through
- * the steady state of a long GEMM under the power cap (73-77% of max on the
- * H100 and H200 at 8192^3), keeping 1 rep of 313 for one row. */
+ * the steady clock of a long GEMM (72-78% of max on the H100 and H200 at
+ * 8192^3), keeping 1 rep of 313 or 428 for three rows of one run. */
 struct bf_timing_opts bf_timing_defaults(void);
 
 cudaError_t bf_time(bf_launch_fn fn, void *arg, cudaStream_t stream,
