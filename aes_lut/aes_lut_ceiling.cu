@@ -4,12 +4,23 @@
 #include "aes_lut/aes_lut_ceiling.h"
 #include "aes_lut/aes_lut_layout.h"
 
-/* One lookup: the word at `at`, which holds the next address. */
-static __device__ __forceinline__ uint32_t lookup(uint32_t at)
+/* Entry x's word: four entry numbers, one a byte (any bytes do; these are
+ * four permutations of 0 ... 255, so every step lands on other entries). */
+static __device__ __forceinline__ uint32_t entry_value(uint32_t x)
 {
-    uint32_t next;
-    asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(next) : "r"(at));
-    return next;
+    return (x * 97u + 31u) % 256u | (x * 89u + 7u) % 256u << 8 | (x * 73u + 101u) % 256u << 16 |
+           (x * 61u + 3u) % 256u << 24;
+}
+
+/* One lookup: entry `byte` of this lane's table (word byte * 32 + lane, in
+ * bank `lane`, as the replicated cipher's T_0), addressed as the cipher
+ * addresses it. */
+static __device__ __forceinline__ uint32_t lookup(uint32_t mine, uint32_t w, int k)
+{
+    uint32_t v;
+    const uint32_t at = mine + 128u * __byte_perm(w, 0, 0x4440u + (uint32_t)k);
+    asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(v) : "r"(at));
+    return v;
 }
 
 template <int ROUNDS>
@@ -18,48 +29,46 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, 4)
 {
     __shared__ uint32_t table[256 * 32];
     const int tid = threadIdx.x, lane = tid % 32;
-    const uint32_t base = (uint32_t)__cvta_generic_to_shared(table);
-    /* Word x * 32 + l holds the address of word (97 x + 31) % 256 * 32 + l:
-     * lane l stays in bank l, and every step lands on another entry. */
     for (uint32_t w = (uint32_t)tid; w < 256u * 32u; w += AES_LUT_THREADS)
-        table[w] = base + 4u * ((w / 32u * 97u + 31u) % 256u * 32u + w % 32u);
+        table[w] = entry_value(w / 32u);
     __syncthreads();
+    const uint32_t mine = (uint32_t)__cvta_generic_to_shared(table) + 4u * (uint32_t)lane;
     /* The cipher's shares: block b takes tiles [b * share, (b + 1) * share). */
     const int64_t begin = blockIdx.x * share * AES_LUT_TILE,
                   end =
                       begin + share * AES_LUT_TILE < blocks ? begin + share * AES_LUT_TILE : blocks;
     for (int64_t first = begin + tid; first < end; first += AES_LUT_TILE) {
-        uint4 x[AES_LUT_PER_THREAD];
         uint32_t s[AES_LUT_PER_THREAD][4];
 #pragma unroll
         for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
             const int64_t b = first + k * AES_LUT_THREADS;
-            x[k] = b < end ? __ldg(in + b) : make_uint4(0, 0, 0, 0);
-            const uint32_t w[4] = {x[k].x, x[k].y, x[k].z, x[k].w};
-#pragma unroll
-            for (int c = 0; c < 4; ++c) /* a chain a word of the block */
-                s[k][c] = base + 4u * ((w[c] & 255u) * 32u + (uint32_t)lane);
+            const uint4 x = b < end ? __ldg(in + b) : make_uint4(0, 0, 0, 0);
+            s[k][0] = x.x, s[k][1] = x.y, s[k][2] = x.z, s[k][3] = x.w;
         }
-        /* ROUNDS x 16 lookups a block: 4 steps of its 4 chains a round */
+        /* A round as the cipher's: word c of the next state is the XOR of
+         * four lookups, byte 3 of word c, 2 of c + 1, 1 of c + 2, 0 of c + 3
+         * (16 a block, all independent), without its rotations or keys. */
 #pragma unroll 1
         for (int r = 0; r < ROUNDS; ++r)
 #pragma unroll
-            for (int q = 0; q < 4; ++q)
+            for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
+                uint32_t t[4];
 #pragma unroll
-                for (int k = 0; k < AES_LUT_PER_THREAD; ++k)
+                for (int c = 0; c < 4; ++c)
+                    t[c] = lookup(mine, s[k][c], 3) ^ lookup(mine, s[k][(c + 1) & 3], 2) ^
+                           lookup(mine, s[k][(c + 2) & 3], 1) ^ lookup(mine, s[k][(c + 3) & 3], 0);
 #pragma unroll
-                    for (int c = 0; c < 4; ++c)
-                        s[k][c] = lookup(s[k][c]);
+                for (int c = 0; c < 4; ++c)
+                    s[k][c] = t[c];
+            }
 #pragma unroll
         for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
             const int64_t b = first + k * AES_LUT_THREADS;
             if (b < end)
-                out[b] = make_uint4(x[k].x ^ s[k][0], x[k].y ^ s[k][1], x[k].z ^ s[k][2],
-                                    x[k].w ^ s[k][3]);
+                out[b] = make_uint4(s[k][0], s[k][1], s[k][2], s[k][3]);
         }
     }
 }
-
 extern "C" cudaError_t aes_lut_lookup_ceiling(void *out, const void *in, int64_t blocks, int rounds,
                                               int sms, cudaStream_t stream)
 {

@@ -1,14 +1,16 @@
 /* The bench's ceiling for the table ciphers: the shared-memory bound of
  * their lookups. AES from T-tables is bound by its table reads, not by
  * memory (the replicated kernel moves about 0.4 of what a copy does), so its
- * rows are held to a kernel that makes the same reads a 16-byte block (16 a
- * round), conflict-free, with nothing else to do: each lane walks its own
- * copy of a 256-word table (word x * 32 + lane, so in bank `lane`), each
- * word holding the address of the next, so a lookup is one ld.shared of one
- * wavefront; four chains a block and four blocks a thread keep 16 reads in
- * flight. It reads and writes the same bytes as the cipher. Not part of the
- * kernel library (the suite's own); it runs outside BF_PROFILED, so ncu's
- * hw test and --counters never profile it. */
+ * rows are held to a kernel that makes the cipher's reads and nothing else:
+ * a round of each 16-byte block is 16 lookups, word c of the next state the
+ * XOR of entries byte 3 of word c, 2 of c + 1, 1 of c + 2 and 0 of c + 3
+ * (the cipher's dependence: 16 independent reads a round, 4 blocks a
+ * thread), each lane in its own copy of a 256-word table (word x * 32 +
+ * lane, so in bank `lane`: one wavefront a read), addressed as the
+ * replicated cipher addresses its T_0; what it leaves out is the cipher's
+ * rotations and round keys. It reads and writes the same bytes as the
+ * cipher. Not part of the kernel library (the suite's own); it runs outside
+ * BF_PROFILED, so ncu's hw test and --counters never profile it. */
 #ifndef BANKFREE_AES_LUT_CEILING_H
 #define BANKFREE_AES_LUT_CEILING_H
 
@@ -20,7 +22,7 @@
 extern "C" {
 #endif
 
-/* out[i] = in[i] xor the ends of the chains started from it, for the `blocks`
+/* out[i] = the state the rounds leave from in[i], for the `blocks`
  * 16-byte blocks at `in` and `out` (16-byte aligned device memory), `rounds`
  * (10, 12 or 14) x 16 lookups a block, on a grid of up to 4 blocks an SM as
  * the cipher's. Returns cudaErrorInvalidValue for other rounds, blocks < 0,
