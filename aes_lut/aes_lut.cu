@@ -316,18 +316,6 @@ static __device__ __forceinline__ void store16(uint8_t *p, uint4 v, int bytes)
         p[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
 }
 
-/* CTR's input blocks: fetched into L2 when a tile starts (no register
- * holds them through the rounds), then loaded from there after the rounds.
- * Without it (0) the load after the rounds waits on DRAM. */
-#ifndef AES_LUT_CTR_PREFETCH
-#define AES_LUT_CTR_PREFETCH 1
-#endif
-
-static __device__ __forceinline__ void prefetch_l2(const void *p)
-{
-    asm volatile("prefetch.global.L2 [%0];\n" : : "l"(p));
-}
-
 /* The cipher's input for block b: the counter block counter + b (the carry
  * across all 128 bits), or the plaintext block, as big-endian words. */
 template <bool CTR>
@@ -399,15 +387,12 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V))
                 const int64_t b = base + k * AES_LUT_THREADS + tid;
                 if (!CTR)
                     x[k] = load16<true>(in + 16 * b, 16);
-                else if (AES_LUT_CTR_PREFETCH)
-                    prefetch_l2(in + 16 * b);
                 block_input<CTR>(s[k], x[k], p, b);
             }
             encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, mine, p);
             /* CTR's keystream needs no input: its blocks are loaded only now,
              * so they hold no registers through the rounds (at the 64 a
-             * thread that 4 blocks an SM allow); asked of L2 before the
-             * rounds (AES_LUT_CTR_PREFETCH), they come from there. */
+             * thread that 4 blocks an SM allow). */
 #pragma unroll
             for (int k = 0; CTR && k < AES_LUT_PER_THREAD; ++k)
                 x[k] = load16<true>(in + 16 * (base + k * AES_LUT_THREADS + tid), 16);
