@@ -255,7 +255,11 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
 #pragma unroll
         for (int c = 0; c < 4; ++c)
             s[k][c] ^= p.rk[c];
+#ifdef AES_LUT_ROUND_LOOP /* a probe's A/B: the middle rounds as a loop, keys read by index */
+#pragma unroll 1
+#else
 #pragma unroll
+#endif
     for (int r = 1; r < ROUNDS; ++r) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {

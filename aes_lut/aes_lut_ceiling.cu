@@ -23,6 +23,27 @@ static __device__ __forceinline__ uint32_t lookup(uint32_t mine, uint32_t w, int
     return v;
 }
 
+/* ROUNDS rounds of K blocks, as the cipher's: word c of the next state is
+ * the XOR of four lookups, byte 3 of word c, 2 of c + 1, 1 of c + 2 and 0
+ * of c + 3 (16 a block, all independent), without its rotations or keys. */
+template <int ROUNDS, int K>
+static __device__ __forceinline__ void rounds(uint32_t (&s)[K][4], uint32_t mine)
+{
+#pragma unroll 1
+    for (int r = 0; r < ROUNDS; ++r)
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            uint32_t t[4];
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                t[c] = lookup(mine, s[k][c], 3) ^ lookup(mine, s[k][(c + 1) & 3], 2) ^
+                       lookup(mine, s[k][(c + 2) & 3], 1) ^ lookup(mine, s[k][(c + 3) & 3], 0);
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                s[k][c] = t[c];
+        }
+}
+
 template <int ROUNDS>
 __global__ void __launch_bounds__(AES_LUT_THREADS, 4)
     lookup_ceiling(uint4 *out, const uint4 *in, int64_t blocks, int64_t share)
@@ -33,42 +54,36 @@ __global__ void __launch_bounds__(AES_LUT_THREADS, 4)
         table[w] = entry_value(w / 32u);
     __syncthreads();
     const uint32_t mine = (uint32_t)__cvta_generic_to_shared(table) + 4u * (uint32_t)lane;
-    /* The cipher's shares: block b takes tiles [b * share, (b + 1) * share). */
+    /* The cipher's shares: block b takes tiles [b * share, (b + 1) * share);
+     * a whole tile AES_LUT_PER_THREAD blocks a thread at once, the last,
+     * partial one a block at a time (only those that exist), as the cipher. */
     const int64_t begin = blockIdx.x * share * AES_LUT_TILE,
                   end =
                       begin + share * AES_LUT_TILE < blocks ? begin + share * AES_LUT_TILE : blocks;
-    for (int64_t first = begin + tid; first < end; first += AES_LUT_TILE) {
-        uint32_t s[AES_LUT_PER_THREAD][4];
-#pragma unroll
-        for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
-            const int64_t b = first + k * AES_LUT_THREADS;
-            const uint4 x = b < end ? __ldg(in + b) : make_uint4(0, 0, 0, 0);
-            s[k][0] = x.x, s[k][1] = x.y, s[k][2] = x.z, s[k][3] = x.w;
-        }
-        /* A round as the cipher's: word c of the next state is the XOR of
-         * four lookups, byte 3 of word c, 2 of c + 1, 1 of c + 2, 0 of c + 3
-         * (16 a block, all independent), without its rotations or keys. */
-#pragma unroll 1
-        for (int r = 0; r < ROUNDS; ++r)
+    for (int64_t base = begin; base < end; base += AES_LUT_TILE) {
+        if (base + AES_LUT_TILE <= end) {
+            uint32_t s[AES_LUT_PER_THREAD][4];
 #pragma unroll
             for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
-                uint32_t t[4];
-#pragma unroll
-                for (int c = 0; c < 4; ++c)
-                    t[c] = lookup(mine, s[k][c], 3) ^ lookup(mine, s[k][(c + 1) & 3], 2) ^
-                           lookup(mine, s[k][(c + 2) & 3], 1) ^ lookup(mine, s[k][(c + 3) & 3], 0);
-#pragma unroll
-                for (int c = 0; c < 4; ++c)
-                    s[k][c] = t[c];
+                const uint4 x = __ldg(in + base + k * AES_LUT_THREADS + tid);
+                s[k][0] = x.x, s[k][1] = x.y, s[k][2] = x.z, s[k][3] = x.w;
             }
+            rounds<ROUNDS>(s, mine);
 #pragma unroll
-        for (int k = 0; k < AES_LUT_PER_THREAD; ++k) {
-            const int64_t b = first + k * AES_LUT_THREADS;
-            if (b < end)
-                out[b] = make_uint4(s[k][0], s[k][1], s[k][2], s[k][3]);
+            for (int k = 0; k < AES_LUT_PER_THREAD; ++k)
+                out[base + k * AES_LUT_THREADS + tid] =
+                    make_uint4(s[k][0], s[k][1], s[k][2], s[k][3]);
+        } else {
+            for (int64_t b = base + tid; b < end; b += AES_LUT_THREADS) {
+                const uint4 x = __ldg(in + b);
+                uint32_t s[1][4] = {{x.x, x.y, x.z, x.w}};
+                rounds<ROUNDS>(s, mine);
+                out[b] = make_uint4(s[0][0], s[0][1], s[0][2], s[0][3]);
+            }
         }
     }
 }
+
 extern "C" cudaError_t aes_lut_lookup_ceiling(void *out, const void *in, int64_t blocks, int rounds,
                                               int sms, cudaStream_t stream)
 {
