@@ -251,15 +251,17 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
                                                const struct aes_lut_params &p)
 {
 #pragma unroll
-    for (int k = 0; k < K; ++k)
+    for (int k = 0; k < K; ++k) {
 #pragma unroll
         for (int c = 0; c < 4; ++c)
             s[k][c] ^= p.rk[c];
-#ifdef AES_LUT_ROUND_LOOP /* a probe's A/B: the middle rounds as a loop, keys read by index */
+    }
+    /* The middle rounds stay a loop, their keys read by a uniform index
+     * (ULDC): unrolled, the aligned AES-256 kernel was 93 KiB of SASS, and
+     * its warps waited for instructions 1.1-1.7 cycles an issue (ncu's
+     * stalled_no_instruction; 0.02 as a loop, 27 KiB), which cost AES-256
+     * 1.14-1.23x and AES-128 1.04-1.14x (aes_lut/README.md). */
 #pragma unroll 1
-#else
-#pragma unroll
-#endif
     for (int r = 1; r < ROUNDS; ++r) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {
