@@ -241,6 +241,84 @@ static BF_HD int gemm_tile_wgmma_staged(uintptr_t c, int64_t n, int out_bytes, i
     return c % 16u == 0 && n * out_bytes % 16 == 0;
 }
 
+/* ---- split K for the narrow tile (a setting, off by default) ---- */
+
+/* Below 2048^3 the narrow tile trails cuBLAS by the number of blocks: 8,
+ * 32 and 128 tiles of 128 x 64 at 256^3, 512^3 and 1024^3 where cuBLAS runs
+ * 48, 96 and 128 smaller blocks, and one block's K loop is the latency
+ * (H100, CUDA 13.0, 2026-11-26, the timeline probe: 6.72 against 5.44 us at
+ * 256^3, 7.39 against 6.24 at 512^3, 11.30 against 9.22 at 1024^3). With
+ * GEMM_TILE_WGMMA_NARROW_SPLITK S (2 or 4) a narrow tile of C may be
+ * computed by S blocks, a cluster along K: block r takes K tiles r, r + S,
+ * ... (interleaved rather than in ranges: the blocks' counts differ by at
+ * most one whatever K, the K tail falls to one of them, and the S blocks
+ * read neighbouring 128-byte pieces of the same rows at a time). No block
+ * multicasts, so the cluster needs no barrier before its first TMA (the
+ * one that cost the narrow tile's clusters 0.55 us at the start). At the
+ * end each block but the leader (rank 0) writes its fp32 partial sum into
+ * its own staging buffers (128 x 64 fp32: exactly their 32 KiB, idle in
+ * the narrow tile's direct epilogue, in the staging order: 2 wavefronts an
+ * 8-byte store); a cluster barrier; the leader reads the others' through
+ * distributed shared memory (ld.shared::cluster, the same addresses),
+ * adds them in rank order, arrives on a second barrier phase (the others
+ * may then leave) and stores C as the unsplit kernel does. 1: the kernel
+ * as it was (its SASS unchanged). Not yet measured: probes/splitk.sh. A
+ * probe sets it with -D; a library build must give the same -D to the C
+ * compiler (the bank model) and to nvcc. */
+#ifndef GEMM_TILE_WGMMA_NARROW_SPLITK
+#define GEMM_TILE_WGMMA_NARROW_SPLITK 1
+#endif
+#if GEMM_TILE_WGMMA_NARROW_SPLITK != 1 && GEMM_TILE_WGMMA_NARROW_SPLITK != 2 &&                    \
+    GEMM_TILE_WGMMA_NARROW_SPLITK != 4
+#error "GEMM_TILE_WGMMA_NARROW_SPLITK is 1, 2 or 4"
+#endif
+#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1 &&                                                           \
+    (GEMM_TILE_WGMMA_NARROW_CM != 1 || GEMM_TILE_WGMMA_NARROW_CN != 1)
+#error "split K takes the narrow tile's cluster along K: no multicast clusters beside it"
+#endif
+#define GEMM_TILE_WGMMA_MAX_SPLIT 4
+
+/* K tiles of block `rank` (0 .. split - 1) of a tile's cluster: kt =
+ * rank, rank + split, ...; none where ktiles <= rank (the block adds
+ * zeros). */
+static BF_HD int64_t gemm_tile_wgmma_split_ktiles(int64_t ktiles, int rank, int split)
+{
+    return (ktiles - rank + split - 1) / split; /* >= 0: rank < split */
+}
+
+/* The split a launch of `tiles` tiles `bn` wide takes: the narrow tile's
+ * largest of GEMM_TILE_WGMMA_NARROW_SPLITK, its half, ... whose clusters
+ * (one a tile) are all resident at once, resident[s] clusters of s blocks
+ * (one block an SM); else 1. The wide tile, or more tiles than fit, have
+ * no idle SMs to spread K over. The launcher asks the occupancy API for
+ * resident[]; the model takes sms / s (the H100 holds 30 clusters of 4,
+ * not 33: the two part only at 31-33 tiles). */
+static BF_HD int gemm_tile_wgmma_split(int bn, int64_t tiles,
+                                       const int resident[GEMM_TILE_WGMMA_MAX_SPLIT + 1])
+{
+    if (bn != GEMM_TILE_WGMMA_BN_NARROW)
+        return 1;
+    for (int s = GEMM_TILE_WGMMA_NARROW_SPLITK; s > 1; s /= 2)
+        if (tiles <= resident[s])
+            return s;
+    return 1;
+}
+
+/* Where thread `thread` (0..127) of consumer `consumer` puts, at its store
+ * `step` (0..7) of box `box` (0, 1: 32 fp32 columns each), its pair of a
+ * partial sum, and where the leader reads it: the fp32 staging buffers'
+ * place and order (gemm_tile_wgmma_c_pair: tile j, half h; the pair is
+ * accumulators 4 (4 box + j) + 2 h and + 1). */
+static BF_HD uint32_t gemm_tile_wgmma_partial_offset(int consumer, int thread, int box, int step)
+{
+    const int row = 16 * (thread / 32) + thread % 32 / 4;
+    int j, half;
+    gemm_tile_wgmma_c_pair(step, row % 2, &j, &half);
+    return gemm_tile_wgmma_c_base(consumer, box) +
+           gemm_tile_wgmma_c_offset(row + 8 * half,
+                                    8u * (uint32_t)(thread % 4) + 32u * (uint32_t)j);
+}
+
 /* ---- wgmma's shared-memory matrix descriptor ---- */
 
 /* The descriptor of a K-major operand whose first row's chunk 0 of this
