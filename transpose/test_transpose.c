@@ -127,9 +127,8 @@ static void test_tiled_sites(void)
  * corner) and counts the rest; replaying every tile must give the same counts. */
 static void test_interior_shortcut(void)
 {
-    const struct bf_size s[] = {{2, {100, 37}},  {2, {65, 97}},   {2, {128, 64}}, {2, {31, 200}},
-                                {2, {200, 31}},  {2, {300, 33}},  {2, {1, 100}},  {2, {257, 1}},
-                                {2, {127, 255}}, {2, {129, 257}}, {2, {256, 512}}};
+    const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
+                                {2, {200, 31}}, {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}}};
     struct combo combos[NTILED * NSIZES];
     const int ncombos = tiled_combos(combos);
     for (int c = 0; c < ncombos; ++c)
@@ -170,7 +169,7 @@ static void test_layouts_are_permutations(void)
         EXPECT(bytes <= 48 * 1024, "variant %d, %d-byte: %u bytes of static shared memory", v, elem,
                bytes);
         memset(used, 0, sizeof used);
-        for (int r = 0; r < transpose_tile_rows(v, elem); ++r)
+        for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
             for (int c = 0; c < transpose_tile_cols(v, elem); ++c) {
                 uint32_t o = transpose_tile_offset(v, elem, r, c);
                 EXPECT(o + (uint32_t)cell <= bytes && o % (uint32_t)cell == 0,
@@ -229,42 +228,6 @@ static void test_layouts_are_permutations(void)
     }
 }
 
-/* The tiles' shapes: 64 rows of 64 cells of up to 4 bytes or 32 of 8 and 16
- * (fp32's, chosen by measurement); the packed tiles read 256 bytes of each
- * input row (64 cells of 4-byte rows) and hold 32 KiB of cells, 128 rows of
- * bytes or halves, a thread 64 bytes a phase; every padded tile pads a row
- * by one unit; a thread's steps cover the tile once in each phase. */
-static void test_tile_shapes(void)
-{
-    struct combo combos[NTILED * NSIZES];
-    const int ncombos = tiled_combos(combos);
-    for (int i = 0; i < ncombos; ++i) {
-        const enum transpose_variant v = combos[i].v;
-        const int elem = combos[i].elem;
-        const int rows = transpose_tile_rows(v, elem), cols = transpose_tile_cols(v, elem);
-        const int cell = transpose_cell_bytes(v, elem);
-        const int pad =
-            v == TRANSPOSE_PADDED || v == TRANSPOSE_PACKED ? transpose_unit_bytes(v, elem) : 0;
-        if (v == TRANSPOSE_PACKED)
-            EXPECT(transpose_tile_width(v, elem) * elem == 256 &&
-                       transpose_tile_height(v, elem) == 128 && rows * cols * cell == 32 * 1024 &&
-                       transpose_steps(v, elem) * cell == 64,
-                   "packed %d-byte: %d x %d cells of %d bytes, %d steps", elem, rows, cols, cell,
-                   transpose_steps(v, elem));
-        else
-            EXPECT(rows == 64 && cols == (cell <= 4 ? 64 : 32),
-                   "variant %d, %d-byte: %d x %d cells", v, elem, rows, cols);
-        EXPECT(transpose_row_bytes(v, elem) == cols * cell + pad,
-               "variant %d, %d-byte: %d bytes a row", v, elem, transpose_row_bytes(v, elem));
-        EXPECT(transpose_steps(v, elem) * TRANSPOSE_THREADS == rows * cols,
-               "variant %d, %d-byte: the steps cover the tile", v, elem);
-        EXPECT(transpose_row_stores(v, elem) * 32 == rows &&
-                   transpose_tile_at(v, elem, 1000, 1000, 1, 1).row_stores ==
-                       transpose_row_stores(v, elem),
-               "variant %d, %d-byte: stores a row", v, elem);
-    }
-}
-
 static void test_reference(void)
 {
     const float in[6] = {1, 2, 3, 4, 5, 6}; /* 2 x 3 */
@@ -301,7 +264,6 @@ int main(void)
     test_tiled_sites();
     test_interior_shortcut();
     test_layouts_are_permutations();
-    test_tile_shapes();
     test_reference();
     return unit_finish("transpose (cpu)");
 }

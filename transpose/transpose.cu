@@ -14,24 +14,14 @@
 #endif
 #define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
 
-/* The packed tiles (32 KiB of cells; a thread holds 64 bytes a phase: 4
- * cells of bytes, 8 of halves) off the aligned path, which loads the two
- * aligned words each row of a cell straddles: 32 loads in flight a thread.
- * Bytes: three blocks an SM, 40 registers, 20 bytes of spill stores / 32 of
- * loads (-Xptxas -v, sm_90, CUDA 13.0): read back once a tile, none between
- * the global loads or in the store phase. Three blocks still have 96 KiB of
- * loads in flight an SM (fp32's four, 64). Halves: two blocks an SM, 64
- * registers, no spills, 64 KiB of loads in flight an SM (as fp32's four
- * blocks); at three, 40 registers and 76 / 160 bytes of spills, loads among
- * the tile writes and the store phase; at four, 32 registers and 188 / 364,
- * spills among the global loads. Which of the three runs fastest is not
- * yet measured on a GPU (-DTRANSPOSE_HALVES_MIN_BLOCKS=3 or 4 builds the
- * others). */
+/* Packed bytes: three blocks an SM, 40 registers, and still 24 bytes of
+ * spill stores / 48 of loads (-Xptxas -v, sm_90): the tile loop's 64-bit
+ * column and two of its invariants, read back once a tile, none in the load
+ * or store phase. At four blocks, 32 registers: 124 / 160 bytes. Three
+ * blocks still have 96 KiB of loads in flight an SM (fp32's four, 64).
+ * Packed halves keep four blocks: 32 registers, 16 / 16 bytes (the column). */
 #ifndef TRANSPOSE_BYTES_MIN_BLOCKS
 #define TRANSPOSE_BYTES_MIN_BLOCKS (TRANSPOSE_MIN_BLOCKS < 3 ? TRANSPOSE_MIN_BLOCKS : 3)
-#endif
-#ifndef TRANSPOSE_HALVES_MIN_BLOCKS
-#define TRANSPOSE_HALVES_MIN_BLOCKS (TRANSPOSE_MIN_BLOCKS < 2 ? TRANSPOSE_MIN_BLOCKS : 2)
 #endif
 
 /* An element of E bytes as the type one load or store moves. */
@@ -408,9 +398,8 @@ __device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
     uint32_t w[K];
     transpose_cell<K>::unpack(c, w);
     /* The steps go along the output rows first: all but every
-     * row_stores-th continue the rows of the store before (bytes' tile has
-     * one store a row: none does). */
-    const bool follows = stores++ % transpose_row_stores(TRANSPOSE_PACKED, E) != 0;
+     * ROW_STORES-th continue the rows of the store before. */
+    const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
     const bool first = m.row == 0;
     const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
 #pragma unroll
@@ -436,12 +425,10 @@ __device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
 /* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
  * 4 x 4 block of bytes: every shared access a whole cell. Aligned: four
  * blocks an SM. Else bytes run TRANSPOSE_BYTES_MIN_BLOCKS blocks an SM,
- * halves TRANSPOSE_HALVES_MIN_BLOCKS (registers and spills: at their
- * definitions). */
+ * halves four (registers and spills: at TRANSPOSE_BYTES_MIN_BLOCKS). */
 template <int E, bool Aligned>
-__global__ void __launch_bounds__(TRANSPOSE_THREADS, Aligned  ? TRANSPOSE_MIN_BLOCKS
-                                                     : E == 1 ? TRANSPOSE_BYTES_MIN_BLOCKS
-                                                              : TRANSPOSE_HALVES_MIN_BLOCKS)
+__global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSPOSE_BYTES_MIN_BLOCKS
+                                                                        : TRANSPOSE_MIN_BLOCKS)
     transpose_packed(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
                      int64_t cols)
 {
@@ -480,12 +467,11 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
         break;
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
         if constexpr (E < 4) {
-            /* Aligned words for bytes only. On H100 at 16384^2 (2026-11-25,
-             * the tiles of 128 bytes a row before 2026-11-26's 256): bytes
-             * 0.925 of copy aligned, 0.871 shifted (40 registers, three
-             * blocks an SM); halves 0.879 aligned, 0.919 shifted (both four
-             * blocks; why the shifted path is faster there is not yet
-             * measured). Not yet measured with today's tiles. */
+            /* Aligned words for bytes only. On H100 at 16384^2 (2026-11-25):
+             * bytes 0.925 of copy aligned, 0.871 shifted (40 registers,
+             * three blocks an SM); halves 0.879 aligned, 0.919 shifted (both
+             * four blocks; why the shifted path is faster there is not yet
+             * measured). */
             const int k = transpose_pack(variant, E);
             const bool aligned = E == 1 && rows % k == 0 && cols % k == 0 &&
                                  (uintptr_t)out % 4 == 0 && (uintptr_t)in % 4 == 0;

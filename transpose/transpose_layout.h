@@ -1,21 +1,19 @@
 /* Where the transpose kernels put each element in shared memory.
  *
- * A block of 32 x 16 threads moves one tile of cells. A cell is one element,
- * or for the packed variant a block of k x k elements (4 x 4 bytes, 2 x 2
- * halves) that a thread transposes in registers, so that each of its k rows
- * is one 4-byte word. A tile is 64 rows of 64 cells of up to 4 bytes, or of
- * 32 cells of 8 or 16 (so that a warp's load covers at least 128 contiguous
- * bytes and a thread keeps at most 16 bytes a step); a packed tile is 64
- * cells wide, 256 bytes of each input row, and 64 rows of halves' cells or
- * 32 of bytes' (transpose_tile_rows). In the load phase each warp reads 32
- * cells of a tile row along the input (lane = column) and writes them into
- * the tile; in the store phase each warp reads 32 rows of one tile column
- * (lane = row) and writes them along an output row. Each output row gets
- * all the tile's cells of it from one warp (256 bytes of floats, 128 of
- * packed bytes): when output rows do not start on a 32-byte sector, only
- * the two sectors at the ends are shared with other blocks. With 32-row
- * tiles of floats every 128-byte store is split that way, and the
- * partial-sector writes cost a third of the bandwidth on H100.
+ * A block of 32 x 16 threads moves one tile of 64 rows of cells. A cell is
+ * one element, or for the packed variant a block of k x k elements (4 x 4
+ * bytes, 2 x 2 halves) that a thread transposes in registers, so that each of
+ * its k rows is one 4-byte word. A tile row holds 64 cells of up to 4 bytes,
+ * or 32 cells of 8 or 16 (so that a warp's load covers at least 128
+ * contiguous bytes and a thread keeps at most 16 bytes a step). In the load
+ * phase each warp reads 32 cells of a tile row along the input (lane =
+ * column) and writes them into the tile; in the store phase each warp reads
+ * 32 rows of one tile column (lane = row) and writes them along an output
+ * row. Each output row gets 64 consecutive cells from one warp (256 bytes of
+ * floats): when output rows do not start on a 32-byte sector, only the two
+ * sectors at the ends are shared with other blocks. With 32-row tiles every
+ * 128-byte store is split that way, and the partial-sector writes cost a
+ * third of the bandwidth on H100.
  *
  * The kernels in transpose.cu call these functions for every shared access,
  * and the bank model calls the very same functions for every lane of every
@@ -46,26 +44,10 @@
 #ifndef TRANSPOSE_BLOCK_ROWS
 #define TRANSPOSE_BLOCK_ROWS 16
 #endif
-#define TRANSPOSE_TILE_COLS (1 << TRANSPOSE_TILE_COLS_LOG2) /* cells of up to 4 bytes */
-#define TRANSPOSE_WIDE_COLS 32                              /* cells of 8 or 16 bytes */
-#define TRANSPOSE_THREADS   (32 * TRANSPOSE_BLOCK_ROWS)
-
-/* The packed tiles (their own shape: the overrides above leave them be) read
- * 256 bytes of each input row: 64 cells, each row of a cell one 4-byte word,
- * and hold 32 KiB of cells (+ the pad), 64 B a thread a phase: 64 rows of
- * halves' 8-byte cells (128 rows x 256 bytes; 8 cells a thread), 32 rows of
- * bytes' 16-byte ones (128 rows x 256 bytes; 4 cells a thread, as before).
- * Why: transpose/probes/segments.cu times a tile's global accesses alone
- * (H100 80GB HBM3, CUDA 13.0, 2026-11-26, 256 MiB, L2 flushed, median of
- * 100 reps), a flat copy's time over the tile's: the packed tiles before,
- * 128 bytes of a row (bytes 256 rows, halves 128), 0.970 and 0.977; 256
- * bytes of a row, bytes 128 rows 1.000, halves 128 rows 1.008 (fp32's 64 x
- * 64: 1.014); bytes 256 rows 0.991. 64 rows of bytes' cells would also take
- * 64 KiB, past the 48 KiB of static shared memory, and 8 cells (128 bytes) a
- * thread. The packed kernels ran 0.92-0.93 of copy at 16384^2 with the
- * 128-byte tiles; with these, not yet measured on a GPU. */
-#define TRANSPOSE_PACKED_COLS       64
-#define TRANSPOSE_PACKED_CELL_BYTES (32 * 1024)
+#define TRANSPOSE_TILE_COLS  (1 << TRANSPOSE_TILE_COLS_LOG2) /* cells of up to 4 bytes */
+#define TRANSPOSE_WIDE_COLS  32                              /* cells of 8 or 16 bytes */
+#define TRANSPOSE_THREADS    (32 * TRANSPOSE_BLOCK_ROWS)
+#define TRANSPOSE_ROW_STORES (TRANSPOSE_TILE_ROWS / 32) /* warp-wide stores per output row */
 
 /* The shape functions are constant expressions under nvcc (they size the
  * kernels' tiles and register arrays); plain inline functions in C. */
@@ -92,35 +74,18 @@ static TRANSPOSE_CONST BF_HD int transpose_cell_bytes(enum transpose_variant var
 /* Cells a tile row. */
 static TRANSPOSE_CONST BF_HD int transpose_tile_cols(enum transpose_variant variant, int elem_bytes)
 {
-    return variant == TRANSPOSE_PACKED                      ? TRANSPOSE_PACKED_COLS
-           : transpose_cell_bytes(variant, elem_bytes) <= 4 ? TRANSPOSE_TILE_COLS
-                                                            : TRANSPOSE_WIDE_COLS;
+    return transpose_cell_bytes(variant, elem_bytes) <= 4 ? TRANSPOSE_TILE_COLS
+                                                          : TRANSPOSE_WIDE_COLS;
 }
 
-/* Cell rows a tile: 64 (TRANSPOSE_TILE_ROWS), packed 32 KiB of cells a tile. */
-static TRANSPOSE_CONST BF_HD int transpose_tile_rows(enum transpose_variant variant, int elem_bytes)
-{
-    return variant == TRANSPOSE_PACKED
-               ? TRANSPOSE_PACKED_CELL_BYTES /
-                     (TRANSPOSE_PACKED_COLS * transpose_cell_bytes(variant, elem_bytes))
-               : TRANSPOSE_TILE_ROWS;
-}
-
-/* Warp-wide loads per tile row, warp-wide stores per output row (one a 32
- * tile rows), and cells a thread moves in a phase. */
+/* Warp-wide loads per tile row, and cells a thread moves in a phase. */
 static TRANSPOSE_CONST BF_HD int transpose_row_loads(enum transpose_variant variant, int elem_bytes)
 {
     return transpose_tile_cols(variant, elem_bytes) / 32;
 }
-static TRANSPOSE_CONST BF_HD int transpose_row_stores(enum transpose_variant variant,
-                                                      int elem_bytes)
-{
-    return transpose_tile_rows(variant, elem_bytes) / 32;
-}
 static TRANSPOSE_CONST BF_HD int transpose_steps(enum transpose_variant variant, int elem_bytes)
 {
-    return transpose_tile_rows(variant, elem_bytes) * transpose_tile_cols(variant, elem_bytes) /
-           TRANSPOSE_THREADS;
+    return TRANSPOSE_TILE_ROWS * transpose_tile_cols(variant, elem_bytes) / TRANSPOSE_THREADS;
 }
 
 /* The unit the banks see a column read in: a 4-byte word, or the cell where
@@ -145,11 +110,11 @@ static TRANSPOSE_CONST BF_HD int transpose_row_bytes(enum transpose_variant vari
 }
 
 /* Bytes of shared memory a block's tile takes (at most 33 KiB: 16-byte
- * cells and the packed tiles, padded). */
+ * cells, padded). */
 static TRANSPOSE_CONST BF_HD int transpose_tile_bytes(enum transpose_variant variant,
                                                       int elem_bytes)
 {
-    return transpose_tile_rows(variant, elem_bytes) * transpose_row_bytes(variant, elem_bytes);
+    return TRANSPOSE_TILE_ROWS * transpose_row_bytes(variant, elem_bytes);
 }
 
 /* Why transpose_f32 refuses a rows x cols matrix with cudaErrorInvalidValue
@@ -217,18 +182,17 @@ struct transpose_tile {
     int64_t in_origin;  /* offset of the tile's first element in `in` */
     int64_t out_origin; /* offset of its first element in `out` */
     int64_t rows, cols; /* in is rows x cols, out is cols x rows */
-    int64_t in_step;    /* 16 cell rows: from step k to k + row_loads, load phase */
-    int64_t out_step;   /* 16 cell rows of out: from step k to k + row_stores, store */
+    int64_t in_step;    /* 16 cell rows: from step k to k + ROW_LOADS, load phase */
+    int64_t out_step;   /* 16 cell rows of out: from step k to k + ROW_STORES, store */
     int rows_inside;    /* tile rows (elements) inside the matrix: all but at the bottom edge */
     int cols_inside;    /* tile columns (elements) inside the matrix: all but at the right edge */
-    int row_stores;     /* transpose_row_stores, for the store move: the same value */
 };
 
 /* Elements a tile spans down and across. */
 static TRANSPOSE_CONST BF_HD int transpose_tile_height(enum transpose_variant variant,
                                                        int elem_bytes)
 {
-    return transpose_tile_rows(variant, elem_bytes) * transpose_pack(variant, elem_bytes);
+    return TRANSPOSE_TILE_ROWS * transpose_pack(variant, elem_bytes);
 }
 static TRANSPOSE_CONST BF_HD int transpose_tile_width(enum transpose_variant variant,
                                                       int elem_bytes)
@@ -253,10 +217,6 @@ static BF_HD struct transpose_tile transpose_tile_at(enum transpose_variant vari
     t.out_step = TRANSPOSE_BLOCK_ROWS * pack * rows;
     t.rows_inside = rows - r0 < height ? (int)(rows - r0) : height;
     t.cols_inside = cols - c0 < width ? (int)(cols - c0) : width;
-    /* The store move reads this rather than asking transpose_row_stores:
-     * asked there, nvcc 13.0 swaps the operands of the other variants'
-     * bounds checks in the PTX, and ptxas then makes different SASS. */
-    t.row_stores = transpose_row_stores(variant, elem_bytes);
     return t;
 }
 
@@ -268,8 +228,8 @@ struct transpose_move {
     bool active;    /* the cell is inside the matrix: the global access is made */
 };
 
-/* Load phase: thread (tx, ty) reads tile row ty + 16 (k / row_loads), column
- * 32 (k % row_loads) + tx, along the input. */
+/* Load phase: thread (tx, ty) reads tile row ty + 16 (k / ROW_LOADS), column
+ * 32 (k % ROW_LOADS) + tx, along the input. */
 static BF_HD struct transpose_move transpose_load_move(enum transpose_variant variant,
                                                        int elem_bytes,
                                                        const struct transpose_tile *t, int tx,
@@ -290,19 +250,18 @@ static BF_HD struct transpose_move transpose_load_move(enum transpose_variant va
 
 /* Store phase: the output tile's row i is the tile's column i, so the tile is
  * read down a column. A thread's steps go along its output row first
- * (k % row_stores picks the 32 cells), so one warp writes all the row's
- * cells (64; 32 for packed bytes, one store). */
+ * (k % ROW_STORES picks the 32 cells), so one warp writes the row's 64. */
 static BF_HD struct transpose_move transpose_store_move(enum transpose_variant variant,
                                                         int elem_bytes,
                                                         const struct transpose_tile *t, int tx,
                                                         int ty, int k)
 {
-    const int stores = t->row_stores;
     const int pack = transpose_pack(variant, elem_bytes);
-    int i = ty + (k / stores) * TRANSPOSE_BLOCK_ROWS; /* output cell row */
-    int j = (k % stores) * 32 + tx;                   /* output cell column */
+    int i = ty + (k / TRANSPOSE_ROW_STORES) * TRANSPOSE_BLOCK_ROWS; /* output cell row */
+    int j = (k % TRANSPOSE_ROW_STORES) * 32 + tx;                   /* output cell column */
     struct transpose_move m;
-    m.global = t->out_origin + ty * pack * t->rows + (k / stores) * t->out_step + j * pack;
+    m.global =
+        t->out_origin + ty * pack * t->rows + (k / TRANSPOSE_ROW_STORES) * t->out_step + j * pack;
     m.smem = transpose_tile_offset(variant, elem_bytes, j, i);
     m.row = j * pack;
     m.col = i * pack;
