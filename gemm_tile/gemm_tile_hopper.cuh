@@ -179,16 +179,6 @@ static __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar)
     asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 
-/* Loads two floats from the shared memory of any block of the cluster (an
- * address from cluster_map): distributed shared memory. */
-static __device__ __forceinline__ void ld_cluster_v2(uint32_t addr, float &x, float &y)
-{
-    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];\n"
-                 : "=f"(x), "=f"(y)
-                 : "r"(addr)
-                 : "memory");
-}
-
 /* ---- wgmma: a warpgroup (4 warps) multiplies shared-memory operands into
  * registers, asynchronously ---- */
 

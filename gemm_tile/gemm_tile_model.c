@@ -91,11 +91,6 @@ static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES
                     bf_wgmma());
     sites[GEMM_TILE_SITE_C_STAGE] = bf_site_new("C pairs to the staging buffer", bf_st(8));
     sites[GEMM_TILE_SITE_C_TMA] = bf_site_new("TMA store of a C box", bf_tma());
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-    sites[GEMM_TILE_SITE_SPLIT_ST] = bf_site_new("split K: partial sum to own buffer", bf_st(8));
-    sites[GEMM_TILE_SITE_SPLIT_LD] =
-        bf_site_new("split K: partial sums read by the leader", bf_ld(8));
-#endif
 }
 
 /* One wgmma's read of an operand: `rows` rows, two 16-byte chunks a row, as
@@ -165,24 +160,6 @@ void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_
         }
 }
 
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-void gemm_tile_model_wgmma_split(const struct bf_bank_rules *rules,
-                                 struct bf_site sites[GEMM_TILE_WGMMA_SITES])
-{
-    uint32_t addr[BF_WARP];
-    for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
-        for (int box = 0; box < 2; ++box) /* as consume_split() */
-            for (int warp = 0; warp < 4; ++warp)
-                for (int step = 0; step < 8; ++step) {
-                    for (int lane = 0; lane < BF_WARP; ++lane)
-                        addr[lane] =
-                            gemm_tile_wgmma_partial_offset(consumer, 32 * warp + lane, box, step);
-                    bf_site_add(&sites[GEMM_TILE_SITE_SPLIT_ST], rules, addr, ~0u);
-                    bf_site_add(&sites[GEMM_TILE_SITE_SPLIT_LD], rules, addr, ~0u);
-                }
-}
-#endif
-
 static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                               int out_bytes, const struct bf_bank_rules *rules,
                               struct bf_site sites[BF_MAX_SITES])
@@ -208,17 +185,6 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
         bf_site_merge(&sites[s], &once[s],
                       per_tile ? tiles : tiles * (uint64_t)gemm_tile_wgmma_tiles_k(k));
     }
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-    int resident[GEMM_TILE_WGMMA_MAX_SPLIT + 1] = {0};
-    for (int s = 2; s <= GEMM_TILE_WGMMA_MAX_SPLIT; s *= 2)
-        resident[s] = rules->sms / s;
-    const int split = gemm_tile_wgmma_split(bn, (int64_t)tiles, resident);
-    if (split > 1) {
-        gemm_tile_model_wgmma_split(rules, once);
-        for (int s = GEMM_TILE_SITE_SPLIT_ST; s <= GEMM_TILE_SITE_SPLIT_LD; ++s)
-            bf_site_merge(&sites[s], &once[s], tiles * (uint64_t)(split - 1));
-    }
-#endif
     return GEMM_TILE_WGMMA_SITES;
 }
 

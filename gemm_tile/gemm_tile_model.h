@@ -30,10 +30,6 @@ enum gemm_tile_wgmma_site {
     GEMM_TILE_SITE_WGMMA_B, /* and B: 256 rows x 32 B, 64 core matrices (op gmma) */
     GEMM_TILE_SITE_C_STAGE, /* the epilogue: C's pairs into a swizzled buffer (op st) */
     GEMM_TILE_SITE_C_TMA,   /* and TMA's stores of the buffers to C (op tma) */
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-    GEMM_TILE_SITE_SPLIT_ST, /* split K: a block's partial sum into its staging buffers (op st) */
-    GEMM_TILE_SITE_SPLIT_LD, /* and the leader's reads of it, across the cluster (op ld) */
-#endif
     GEMM_TILE_WGMMA_SITES
 };
 
@@ -53,15 +49,6 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int sta
  * gemm_tile_wgmma_c_offset, and the TMA stores, one a box. */
 void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_rules *rules,
                                     struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
-
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-/* Adds what one block of a split tile other than the leader adds to the
- * reduction (gemm_tile_wgmma_partial_offset): each consumer warp's 8-byte
- * stores of its partial sum into its staging buffers, and the leader's
- * 8-byte loads of the same addresses through distributed shared memory. */
-void gemm_tile_model_wgmma_split(const struct bf_bank_rules *rules,
-                                 struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
-#endif
 
 /* Empty sites, named and typed. */
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES]);
@@ -91,10 +78,7 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
  * whole tiles), so one K tile and one epilogue are replayed and counted as
  * often as the blocks run them: CM x CN tiles a cluster tile (a block past
  * m or n runs like the others) and the epilogue through the buffers where C's
- * rows allow TMA (gemm_tile_wgmma_staged; C from cudaMalloc). With split K
- * (GEMM_TILE_WGMMA_NARROW_SPLITK) a split tile's K tiles are spread over
- * its blocks (the same in all) and split - 1 partial sums a tile are
- * stored and read (gemm_tile_wgmma_split, sms / s clusters of s resident). A k the
+ * rows allow TMA (gemm_tile_wgmma_staged; C from cudaMalloc). A k the
  * launcher refuses (not a positive multiple of 8) or m, n < 1: the sites
  * with no request. Returns the number of sites. */
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,

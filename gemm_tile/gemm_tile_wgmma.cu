@@ -100,7 +100,7 @@ struct work {
  * one TMA box a slab of this block's rows of A and of B, each written into
  * every block that shares the tile (its row of the cluster for A, its
  * column for B). */
-template <int V, int BN, int SPLIT>
+template <int V, int BN>
 static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                uint32_t smem, barriers bars, const work &w)
 {
@@ -118,11 +118,7 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
         gemm_tile_wgmma_tile(t, w.rm, w.rn, CM, CN, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM) + a_row0,
                   col0 = (int)(tile_n * BN) + b_row0;
-        /* split K: this block's K tiles rank, rank + SPLIT, ... */
-        const int ktiles =
-            SPLIT == 1 ? w.ktiles : (int)gemm_tile_wgmma_split_ktiles(w.ktiles, w.rank, SPLIT);
-        for (int i = 0; i < ktiles; ++i) {
-            const int kt = SPLIT == 1 ? i : w.rank + SPLIT * i;
+        for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
             mbar_arrive_expect_tx(full, gemm_tile_wgmma_stage_bytes(BN));
@@ -143,7 +139,7 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
                 else
                     tma_load_2d_multicast(b_at, map_b, k0, col0, full, b_peers);
             }
-            if (i == 0)
+            if (kt == 0)
                 GEMM_TILE_WGMMA_MARK(2);
             ring_next<BN>(r);
         }
@@ -321,108 +317,15 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
     GEMM_TILE_WGMMA_MARK(6);
 }
 
-/* Split K (GEMM_TILE_WGMMA_NARROW_SPLITK, gemm_tile_wgmma_layout.h): a
- * consumer of block w.rank of the SPLIT blocks that compute tile w.cluster
- * (one tile a cluster: the launcher gives every tile its own). It
- * multiplies the block's K tiles (none: its sum stays zeros); the other
- * blocks put their sums in their staging buffers, and the leader (rank 0)
- * adds them, read through distributed shared memory, and stores C. The
- * cluster's barrier, two phases: 1, the sums written (every thread of the
- * cluster arrives, release, and waits, acquire); 2, the leader has read
- * them (its threads arrive after their reads; every thread waits at the
- * kernel's end, so that no block leaves while the leader may still read
- * its shared memory). */
-template <int V, int BN, typename Out, bool staged, int SPLIT>
-static __device__ __forceinline__ void consume_split(const CUtensorMap *map_c, Out *c, int64_t m,
-                                                     int64_t n, int pairs, uint32_t smem,
-                                                     barriers bars, const work &w, int consumer)
-{
-    static_assert(BN == GEMM_TILE_WGMMA_BN_NARROW, "the narrow tile: 2 boxes of 32 fp32 columns");
-    const int thread = (int)threadIdx.x % 128, odd = thread % 32 / 4 % 2;
-    float acc[BN / 2];
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i)
-        acc[i] = 0.0f;
-    int64_t tile_m = 0, tile_n = 0;
-    const bool has_tile = w.cluster < w.cluster_tiles;
-    if (has_tile) {
-        gemm_tile_wgmma_tile(w.cluster, 0, 0, 1, 1, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
-        const int ktiles = (int)gemm_tile_wgmma_split_ktiles(w.ktiles, w.rank, SPLIT);
-        ring r = {0, 0};
-        if (ktiles > 0)
-            multiply<V, BN>(acc, smem, bars, r, ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
-    }
-    /* Pair (box, step) of this thread: accumulators a0, a0 + 1 in an even
-     * row, a1, a1 + 1 in an odd one (gemm_tile_wgmma_c_pair), chosen from
-     * registers both ways, as store_staged does (no indexing at run time). */
-    if (w.rank != 0) {
-#pragma unroll
-        for (int box = 0; box < 2; ++box)
-#pragma unroll
-            for (int step = 0; step < 8; ++step) {
-                const int a0 = 4 * (4 * box + step / 2) + 2 * (step % 2),
-                          a1 = 4 * (4 * box + (step / 2 ^ 2)) + 2 * (step % 2 ^ 1);
-                const float x = odd ? acc[a1] : acc[a0], y = odd ? acc[a1 + 1] : acc[a0 + 1];
-                asm volatile(
-                    "st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(
-                        smem + gemm_tile_wgmma_partial_offset(consumer, thread, box, step)),
-                    "f"(x), "f"(y)
-                    : "memory");
-            }
-    }
-    cluster_arrive(); /* phase 1: this block's sum written */
-    cluster_wait();
-    if (w.rank == 0) {
-#pragma unroll
-        for (int p = 1; p < SPLIT; ++p)
-#pragma unroll
-            for (int box = 0; box < 2; ++box)
-#pragma unroll
-                for (int step = 0; step < 8; ++step) {
-                    const int a0 = 4 * (4 * box + step / 2) + 2 * (step % 2),
-                              a1 = 4 * (4 * box + (step / 2 ^ 2)) + 2 * (step % 2 ^ 1);
-                    float x, y;
-                    ld_cluster_v2(cluster_map(smem + gemm_tile_wgmma_partial_offset(
-                                                         consumer, thread, box, step),
-                                              (uint32_t)p),
-                                  x, y);
-                    if (odd) {
-                        acc[a1] += x;
-                        acc[a1 + 1] += y;
-                    } else {
-                        acc[a0] += x;
-                        acc[a0 + 1] += y;
-                    }
-                }
-    }
-    cluster_arrive(); /* phase 2: the others' sums read (the wait: at the kernel's end) */
-    if (w.rank == 0 && has_tile) {
-        const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
-                      col0 = tile_n * BN;
-        if (staged)
-            store_staged<Out, BN>(acc, map_c, smem, consumer, row0, col0, thread);
-        else
-            store_direct<Out, BN>(acc, c, m, n, pairs, row0, col0,
-                                  pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + BN <= n, thread);
-        GEMM_TILE_WGMMA_MARK(5);
-    }
-    if (staged && thread == 0)
-        bulk_wait_read<0>();
-    GEMM_TILE_WGMMA_MARK(6);
-}
-
-/* map_c: C as TMA stores it (used where `staged`). SPLIT: the blocks a
- * narrow tile's K is split over, a cluster (1: none; gemm_tile_wgmma_split). */
-template <int V, int BN, typename Out, bool staged, int SPLIT = 1>
+/* map_c: C as TMA stores it (used where `staged`). */
+template <int V, int BN, typename Out, bool staged>
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     gemm_tile_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
                            int64_t k, int pairs)
 {
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN); /* multicast: CM x CN */
-    static_assert(SPLIT == 1 || (CLUSTER == 1 && BN == GEMM_TILE_WGMMA_BN_NARROW),
-                  "split K: the narrow tile, without multicast");
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
     GEMM_TILE_WGMMA_MARK(0);
     extern __shared__ __align__(1024) unsigned char dynamic_smem[];
     /* TMA swizzles absolute addresses: the stages start on 1024 bytes. */
@@ -453,11 +356,11 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, GEMM_TILE_WGMMA_CM_OF(BN),
                                                     GEMM_TILE_WGMMA_CN_OF(BN));
     w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
-    w.rank = CLUSTER * SPLIT == 1 ? 0 : (int)cluster_rank();
+    w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
     w.rm = GEMM_TILE_WGMMA_CM_OF(BN) == 1 ? 0 : w.rank % GEMM_TILE_WGMMA_CM_OF(BN);
     w.rn = GEMM_TILE_WGMMA_CN_OF(BN) == 1 ? 0 : w.rank / GEMM_TILE_WGMMA_CM_OF(BN);
-    w.cluster = (int)blockIdx.x / (CLUSTER * SPLIT);
-    w.clusters = (int)gridDim.x / (CLUSTER * SPLIT);
+    w.cluster = (int)blockIdx.x / CLUSTER;
+    w.clusters = (int)gridDim.x / CLUSTER;
     const int warpgroup = (int)threadIdx.x / 128;
     if (warpgroup == 0) {
         setmaxnreg_dec<PRODUCER_REGS>();
@@ -465,28 +368,18 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
             cluster_wait();
         GEMM_TILE_WGMMA_MARK(1);
         if (threadIdx.x == 0)
-            produce<V, BN, SPLIT>(&map_a, &map_b, smem, bars, w);
+            produce<V, BN>(&map_a, &map_b, smem, bars, w);
         if constexpr (CLUSTER > 1)
-            cluster_arrive();      /* its last copy into the other blocks issued */
-        if constexpr (SPLIT > 1) { /* consume_split's two phases */
-            cluster_arrive();
-            cluster_wait();
-            cluster_arrive();
-        }
+            cluster_arrive(); /* its last copy into the other blocks issued */
     } else {
         setmaxnreg_inc<CONSUMER_REGS>();
         if constexpr (CLUSTER > 1)
             cluster_wait();
-        if constexpr (SPLIT > 1)
-            consume_split<V, BN, Out, staged, SPLIT>(&map_c, c, m, n, pairs, smem, bars, w,
-                                                     warpgroup - 1);
-        else
-            consume<V, BN, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
+        consume<V, BN, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
     }
     /* No block leaves while another of its cluster may still arrive on its
-     * barriers (or, split, read its shared memory): every thread arrived
-     * after its last arrival on another block's (its last read of one). */
-    if constexpr (CLUSTER > 1 || SPLIT > 1)
+     * barriers: every thread arrived after its last arrival on another block's. */
+    if constexpr (CLUSTER > 1)
         cluster_wait();
     GEMM_TILE_WGMMA_MARK(7);
 }
@@ -596,10 +489,7 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
     return cudaSuccess;
 }
 
-/* SPLIT > 1 (split K, gemm_tile_wgmma_split): a cluster of SPLIT blocks a
- * tile, every tile at once (not a persistent grid: a cluster takes one
- * tile, and the split is only taken where all fit). */
-template <int V, int BN, typename Out, bool staged, int SPLIT = 1>
+template <int V, int BN, typename Out, bool staged>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
 {
@@ -611,19 +501,19 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
     if (err == cudaSuccess && staged)
         err = make_c_map(&map_c, c, m, n);
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN) * SPLIT;
-    const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged, SPLIT>;
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
+    const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged>;
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)GEMM_TILE_WGMMA_SMEM_BYTES);
-    const int64_t tiles =
-        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, BN),
-                                      GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN));
-    int clusters = (int)tiles;
-    if (err == cudaSuccess && SPLIT == 1)
+    int clusters = 0;
+    if (err == cudaSuccess)
         err = resident_clusters<CLUSTER>(kernel, device, sms, &clusters);
     if (err != cudaSuccess)
         return err;
+    const int64_t tiles =
+        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, BN),
+                                      GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN));
     launch_config l;
     configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
@@ -648,54 +538,11 @@ static cudaError_t hopper_here(int *device, int *sms)
     return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNoKernelImageForDevice;
 }
 
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-/* How many clusters of the split-K kernel of SPLIT blocks fit at once. */
-template <int V, typename Out, bool staged, int SPLIT>
-static cudaError_t split_resident(int device, int sms, int *clusters)
-{
-    const auto kernel = gemm_tile_wgmma_kernel<V, GEMM_TILE_WGMMA_BN_NARROW, Out, staged, SPLIT>;
-    const cudaError_t err = cudaFuncSetAttribute(
-        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GEMM_TILE_WGMMA_SMEM_BYTES);
-    return err != cudaSuccess ? err : resident_clusters<SPLIT>(kernel, device, sms, clusters);
-}
-
-/* The narrow tile split over K where its clusters all fit at once
- * (gemm_tile_wgmma_split), else as without the setting. */
-template <int V, typename Out, bool staged>
-static cudaError_t launch_narrow(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
-                                 int64_t k, int device, int sms, cudaStream_t stream)
-{
-    constexpr int BN = GEMM_TILE_WGMMA_BN_NARROW;
-    int resident[GEMM_TILE_WGMMA_MAX_SPLIT + 1] = {0};
-    cudaError_t err = split_resident<V, Out, staged, 2>(device, sms, &resident[2]);
-    if constexpr (GEMM_TILE_WGMMA_NARROW_SPLITK >= 4)
-        if (err == cudaSuccess)
-            err = split_resident<V, Out, staged, 4>(device, sms, &resident[4]);
-    if (err != cudaSuccess)
-        return err;
-    const int split = gemm_tile_wgmma_split(
-        BN, gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, BN), resident);
-    if constexpr (GEMM_TILE_WGMMA_NARROW_SPLITK >= 4)
-        if (split == 4)
-            return launch_variant<V, BN, Out, staged, 4>(c, a, b, m, n, k, device, sms, stream);
-    if (split == 2)
-        return launch_variant<V, BN, Out, staged, 2>(c, a, b, m, n, k, device, sms, stream);
-    return launch_variant<V, BN, Out, staged>(c, a, b, m, n, k, device, sms, stream);
-}
-#endif
-
 /* C through TMA where it can and the tile takes it (gemm_tile_wgmma_staged), else directly. */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                int64_t k, int device, int sms, cudaStream_t stream)
 {
-#if GEMM_TILE_WGMMA_NARROW_SPLITK > 1
-    if constexpr (BN == GEMM_TILE_WGMMA_BN_NARROW) {
-        if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
-            return launch_narrow<V, Out, true>(c, a, b, m, n, k, device, sms, stream);
-        return launch_narrow<V, Out, false>(c, a, b, m, n, k, device, sms, stream);
-    }
-#endif
     if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
         return launch_variant<V, BN, Out, true>(c, a, b, m, n, k, device, sms, stream);
     return launch_variant<V, BN, Out, false>(c, a, b, m, n, k, device, sms, stream);
