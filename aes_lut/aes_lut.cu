@@ -258,7 +258,7 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
     }
     /* The middle rounds stay a loop, their keys read by a uniform index
      * (ULDC): unrolled, the aligned AES-256 kernel was 93 KiB of SASS, and
-     * its warps waited for instructions 1.1-1.7 cycles an issue (ncu's
+     * its warps waited for instructions 1.0-2.0 cycles an issue (ncu's
      * stalled_no_instruction; 0.02 as a loop, 27 KiB), which cost AES-256
      * 1.14-1.23x and AES-128 1.04-1.14x (aes_lut/README.md). */
 #pragma unroll 1

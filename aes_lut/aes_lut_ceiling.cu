@@ -12,13 +12,14 @@ static __device__ __forceinline__ uint32_t entry_value(uint32_t x)
            (x * 61u + 3u) % 256u << 24;
 }
 
-/* One lookup: entry `byte` of this lane's table (word byte * 32 + lane, in
- * bank `lane`, as the replicated cipher's T_0), addressed as the cipher
- * addresses it. */
+/* One lookup: the entry byte k of w names, in this lane's copy of the table,
+ * where the replicated cipher keeps its T_0 (aes_lut_entry_word: bank
+ * `lane`), addressed as the cipher addresses it. */
 static __device__ __forceinline__ uint32_t lookup(uint32_t mine, uint32_t w, int k)
 {
     uint32_t v;
-    const uint32_t at = mine + 128u * __byte_perm(w, 0, 0x4440u + (uint32_t)k);
+    const uint32_t at = mine + 4u * aes_lut_entry_word(AES_LUT_REPLICATED, 0,
+                                                       __byte_perm(w, 0, 0x4440u + (uint32_t)k));
     asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(v) : "r"(at));
     return v;
 }
@@ -48,12 +49,13 @@ template <int ROUNDS>
 __global__ void __launch_bounds__(AES_LUT_THREADS, 4)
     lookup_ceiling(uint4 *out, const uint4 *in, int64_t blocks, int64_t share)
 {
-    __shared__ uint32_t table[256 * 32];
+    __shared__ uint32_t table[AES_LUT_WORDS(AES_LUT_REPLICATED)];
     const int tid = threadIdx.x, lane = tid % 32;
-    for (uint32_t w = (uint32_t)tid; w < 256u * 32u; w += AES_LUT_THREADS)
-        table[w] = entry_value(w / 32u);
+    for (uint32_t w = (uint32_t)tid; w < AES_LUT_WORDS(AES_LUT_REPLICATED); w += AES_LUT_THREADS)
+        table[w] = entry_value(w / 32u); /* word x * 32 + lane: entry x */
     __syncthreads();
-    const uint32_t mine = (uint32_t)__cvta_generic_to_shared(table) + 4u * (uint32_t)lane;
+    const uint32_t mine = (uint32_t)__cvta_generic_to_shared(table) +
+                          4u * aes_lut_lane_word(AES_LUT_REPLICATED, lane);
     /* The cipher's shares: block b takes tiles [b * share, (b + 1) * share);
      * a whole tile AES_LUT_PER_THREAD blocks a thread at once, the last,
      * partial one a block at a time (only those that exist), as the cipher. */
