@@ -101,12 +101,19 @@ static void test_tiled_sites(void)
             }
             EXPECT(c[0].access.op == BF_STORE && c[1].access.op == BF_LOAD, "write, then read");
             EXPECT(c[0].wavefronts == c[0].ideal, "conflicting tile write is a row: ideal");
-            /* Every lane of every warp writes the tile, edge tiles too. */
+            /* Every lane of every warp writes the tile, edge tiles too, and
+             * the rows above it where the output rows are off the sectors. */
             const int64_t height = transpose_tile_height(TRANSPOSE_CONFLICTING, elem),
                           width = transpose_tile_width(TRANSPOSE_CONFLICTING, elem);
-            const int64_t tiles = ((rows + height - 1) / height) * ((cols + width - 1) / width);
+            const int above = transpose_rows_above(TRANSPOSE_CONFLICTING, elem, rows, 0);
+            EXPECT_EQ(above, (rows * elem) % 32 != 0 ? 32 / elem - 1 : 0, "rows read above");
+            const int64_t tiles = transpose_grid_rows(TRANSPOSE_CONFLICTING, elem, rows, 0) *
+                                  ((cols + width - 1) / width);
+            EXPECT_EQ(tiles / ((cols + width - 1) / width), (rows + above + height - 1) / height,
+                      "tile rows");
             EXPECT_EQ(c[0].requests,
-                      tiles * TRANSPOSE_BLOCK_ROWS * transpose_steps(TRANSPOSE_CONFLICTING, elem),
+                      tiles * (TRANSPOSE_TILE_ROWS + above) *
+                          transpose_row_loads(TRANSPOSE_CONFLICTING, elem),
                       "tile writes");
             if (elem >= 2 && elem <= 4) /* one bank, one wavefront per active lane */
                 EXPECT(c[1].wavefronts == elements,
@@ -128,7 +135,8 @@ static void test_tiled_sites(void)
 static void test_interior_shortcut(void)
 {
     const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
-                                {2, {200, 31}}, {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}}};
+                                {2, {200, 31}}, {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}},
+                                {2, {60, 70}},  {2, {127, 65}}, {2, {190, 3}}};
     struct combo combos[NTILED * NSIZES];
     const int ncombos = tiled_combos(combos);
     for (int c = 0; c < ncombos; ++c)
@@ -140,9 +148,9 @@ static void test_interior_shortcut(void)
                                       bf_site_new("r", bf_ld(transpose_cell_bytes(v, elem)))};
             model(v, elem, &s[i], fast);
             const int64_t rows = s[i].dim[0], cols = s[i].dim[1];
-            for (int64_t tr = 0; tr * transpose_tile_height(v, elem) < rows; ++tr)
+            for (int64_t tr = 0; tr < transpose_grid_rows(v, elem, rows, 0); ++tr)
                 for (int64_t tc = 0; tc * transpose_tile_width(v, elem) < cols; ++tc)
-                    transpose_model_tile(v, elem, rows, cols, tr, tc, &bf_rules_sm90, &slow[0],
+                    transpose_model_tile(v, elem, rows, cols, 0, tr, tc, &bf_rules_sm90, &slow[0],
                                          &slow[1]);
             for (int k = 0; k < 2; ++k)
                 EXPECT(fast[k].requests == slow[k].requests &&
@@ -169,7 +177,7 @@ static void test_layouts_are_permutations(void)
         EXPECT(bytes <= 48 * 1024, "variant %d, %d-byte: %u bytes of static shared memory", v, elem,
                bytes);
         memset(used, 0, sizeof used);
-        for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
+        for (int r = 0; r < transpose_load_rows(v, elem); ++r)
             for (int c = 0; c < transpose_tile_cols(v, elem); ++c) {
                 uint32_t o = transpose_tile_offset(v, elem, r, c);
                 EXPECT(o + (uint32_t)cell <= bytes && o % (uint32_t)cell == 0,
@@ -189,43 +197,64 @@ static void test_layouts_are_permutations(void)
 
     /* Each store move of a tile writes out[i][j] = in[j][i] (for packed: the
      * cell's first element) from the very cell the load move of in[j][i]
-     * wrote, and together they cover the matrix (packed: every k-th). */
-    const int64_t rows = 150, cols = 45;
-    static unsigned char written[150 * 45];
-    for (int i = 0; i < ncombos; ++i) {
-        const enum transpose_variant v = combos[i].v;
-        const int elem = combos[i].elem;
-        const int pack = transpose_pack(v, elem);
-        const int height = transpose_tile_height(v, elem), width = transpose_tile_width(v, elem);
-        memset(written, 0, sizeof written);
-        for (int64_t tr = 0; tr * height < rows; ++tr)
-            for (int64_t tc = 0; tc * width < cols; ++tc)
-                for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
-                    for (int k = 0; k < transpose_steps(v, elem); ++k)
-                        for (int tx = 0; tx < 32; ++tx) {
-                            struct transpose_tile t =
-                                transpose_tile_at(v, elem, rows, cols, tr, tc);
-                            struct transpose_move st = transpose_store_move(v, elem, &t, tx, ty, k);
-                            if (!st.active)
-                                continue;
-                            written[st.global]++;
-                            int64_t r = st.global % rows, c = st.global / rows; /* in[r][c] */
-                            int rt = (int)(r % height) / pack, ct = (int)(c % width) / pack;
-                            struct transpose_move ld = transpose_load_move(
-                                v, elem, &t, ct % 32, rt % TRANSPOSE_BLOCK_ROWS,
-                                rt / TRANSPOSE_BLOCK_ROWS * transpose_row_loads(v, elem) + ct / 32);
-                            EXPECT(ld.active && ld.global == r * cols + c && ld.smem == st.smem &&
-                                       ld.row == st.row && ld.col == st.col,
-                                   "variant %d, %d-byte: store move (%d,%d,%d) of tile "
-                                   "(%lld,%lld)",
-                                   v, elem, tx, ty, k, (long long)tr, (long long)tc);
-                        }
-        int once = 1;
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < cols; ++c)
-                once &= written[c * rows + r] == (r % pack == 0 && c % pack == 0);
-        EXPECT(once, "variant %d, %d-byte: every output cell written exactly once", v, elem);
-    }
+     * wrote, and together they cover the matrix (packed: every k-th). Where
+     * the output rows are off the sectors (rows x 4 bytes at 150 rows, 200
+     * at 151; or `out` off one), each output row's segment of a tile starts
+     * on a sector. */
+    static unsigned char written[151 * 45];
+    for (int64_t rows = 150; rows <= 151; ++rows)
+        for (int phase = 0; phase < 3; ++phase)
+            for (int i = 0; i < ncombos; ++i) {
+                const enum transpose_variant v = combos[i].v;
+                const int elem = combos[i].elem, cols = 45;
+                const int out_phase = phase & transpose_most_above(v, elem);
+                const int pack = transpose_pack(v, elem);
+                const int height = transpose_tile_height(v, elem);
+                const int width = transpose_tile_width(v, elem);
+                memset(written, 0, sizeof written);
+                for (int64_t tr = 0; tr < transpose_grid_rows(v, elem, rows, out_phase); ++tr)
+                    for (int64_t tc = 0; tc * width < cols; ++tc) {
+                        struct transpose_tile t =
+                            transpose_tile_at(v, elem, rows, cols, out_phase, tr, tc);
+                        for (int ty = 0; ty < TRANSPOSE_BLOCK_ROWS; ++ty)
+                            for (int k = 0; k < transpose_steps(v, elem); ++k)
+                                for (int tx = 0; tx < 32; ++tx) {
+                                    struct transpose_move st =
+                                        transpose_store_move(v, elem, &t, tx, ty, k);
+                                    if (t.above != 0 && tx == 0 && k % TRANSPOSE_ROW_STORES == 0)
+                                        EXPECT(((out_phase + st.global) & t.above) == 0,
+                                               "variant %d, %d-byte, %lld rows, phase %d: "
+                                               "segment off a sector",
+                                               v, elem, (long long)rows, out_phase);
+                                    if (!st.active)
+                                        continue;
+                                    written[st.global]++;
+                                    int64_t r = st.global % rows,
+                                            c = st.global / rows; /* in[r][c] */
+                                    int rt = (int)(r - tr * height + t.above) / pack,
+                                        ct = (int)(c % width) / pack;
+                                    struct transpose_move ld = transpose_load_move(
+                                        v, elem, &t, ct % 32, rt % TRANSPOSE_BLOCK_ROWS,
+                                        rt / TRANSPOSE_BLOCK_ROWS * transpose_row_loads(v, elem) +
+                                            ct / 32);
+                                    EXPECT(ld.active && ld.global == r * cols + c &&
+                                               ld.smem == st.smem && ld.row == st.row &&
+                                               ld.col == st.col,
+                                           "variant %d, %d-byte, phase %d: store move (%d,%d,%d) "
+                                           "of tile (%lld,%lld)",
+                                           v, elem, out_phase, tx, ty, k, (long long)tr,
+                                           (long long)tc);
+                                }
+                    }
+                int once = 1;
+                for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t c = 0; c < cols; ++c)
+                        once &= written[c * rows + r] == (r % pack == 0 && c % pack == 0);
+                EXPECT(once,
+                       "variant %d, %d-byte, %lld rows, phase %d: every output cell written "
+                       "exactly once",
+                       v, elem, (long long)rows, out_phase);
+            }
 }
 
 static void test_reference(void)

@@ -67,7 +67,8 @@ __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
     T *__restrict__ out = (T *)out_;
     const T *__restrict__ in = (const T *)in_;
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
-        const struct transpose_tile t = transpose_tile_at(V, E, rows, cols, blockIdx.x, tile_col);
+        const struct transpose_tile t =
+            transpose_tile_at(V, E, rows, cols, 0, blockIdx.x, tile_col);
 #pragma unroll
         for (int k = 0; k < transpose_steps(V, E); ++k) {
             struct transpose_move m = transpose_load_move(V, E, &t, threadIdx.x, threadIdx.y, k);
@@ -113,8 +114,10 @@ template <int E> struct transpose_elements {
  * stores any, so they are in flight together. Every thread writes its cells
  * of the tile, even outside the matrix (the cells exist; only global accesses
  * need guarding), so the tile writes are the same in every tile and compile
- * to plain stores. The tile reads are guarded: a cell outside the matrix is
- * never written to `out`, so its read may not happen at all. The global
+ * to plain stores; the load steps past the tile's own rows are skipped by
+ * whole warps where the launch reads no rows above its tiles. The tile reads
+ * are guarded: a cell outside the matrix is never written to `out`, so its
+ * read may not happen at all. The global
  * accesses are Mover's (transpose_elements, or the packed kernel's
  * transpose_blocks); one that shuffles across the warp (Mover::all_lanes) is
  * called for every cell, inside the matrix or not, and guards its own. */
@@ -126,16 +129,19 @@ transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__r
     typedef typename Mover::Cell Cell;
     const int tx = threadIdx.x, ty = threadIdx.y;
     Mover mover(out, in, t);
-    Cell v[transpose_steps(V, E)] = {};
+    Cell v[transpose_load_steps(V, E)] = {};
 #pragma unroll
-    for (int k = 0; k < transpose_steps(V, E); ++k) {
+    for (int k = 0; k < transpose_load_steps(V, E); ++k) {
         struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
-        if (Mover::all_lanes || m.active)
+        if (m.exists && (Mover::all_lanes || m.active))
             v[k] = mover.load(m);
     }
 #pragma unroll
-    for (int k = 0; k < transpose_steps(V, E); ++k)
-        *(Cell *)(tile + transpose_load_move(V, E, &t, tx, ty, k).smem) = v[k];
+    for (int k = 0; k < transpose_load_steps(V, E); ++k) {
+        struct transpose_move m = transpose_load_move(V, E, &t, tx, ty, k);
+        if (m.exists)
+            *(Cell *)(tile + m.smem) = v[k];
+    }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < transpose_steps(V, E); ++k) {
@@ -159,8 +165,10 @@ static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void
                                                        int64_t cols)
 {
     const int64_t tile_row = blockIdx.x;
+    const int out_phase = (int)((uintptr_t)out / E & transpose_most_above(V, E));
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
-        const struct transpose_tile t = transpose_tile_at(V, E, rows, cols, tile_row, tile_col);
+        const struct transpose_tile t =
+            transpose_tile_at(V, E, rows, cols, out_phase, tile_row, tile_col);
         if (Mover::takes(t))
             transpose_tile_move<E, V, Mover>(tile, out, in, t);
         else
@@ -447,8 +455,9 @@ template <int E>
 static cudaError_t launch(enum transpose_variant variant, void *out, const void *in, int64_t rows,
                           int64_t cols, cudaStream_t stream)
 {
-    const int height = transpose_tile_height(variant, E), width = transpose_tile_width(variant, E);
-    int64_t tiles_r = (rows + height - 1) / height;
+    const int width = transpose_tile_width(variant, E);
+    const int out_phase = (int)((uintptr_t)out / E & transpose_most_above(variant, E));
+    int64_t tiles_r = transpose_grid_rows(variant, E, rows, out_phase);
     int64_t tiles_c = (cols + width - 1) / width;
     dim3 grid((unsigned)tiles_r, (unsigned)(tiles_c < 65535 ? tiles_c : 65535));
     dim3 block(32, TRANSPOSE_BLOCK_ROWS);

@@ -10,10 +10,14 @@
  * column) and writes them into the tile; in the store phase each warp reads
  * 32 rows of one tile column (lane = row) and writes them along an output
  * row. Each output row gets 64 consecutive cells from one warp (256 bytes of
- * floats): when output rows do not start on a 32-byte sector, only the two
- * sectors at the ends are shared with other blocks. With 32-row tiles every
- * 128-byte store is split that way, and the partial-sector writes cost a
- * third of the bandwidth on H100.
+ * floats). Where output rows do not start on a 32-byte sector (an odd row
+ * count, an output pointer off a sector), a row's segment would share its
+ * end sectors with the blocks beside it, and those partial-sector writes
+ * cost a fifth of the bandwidth on the H100 (fp32 at 7919x8209: 0.81 of
+ * copy). So the tiles of whole elements shift each output row's segment
+ * back onto the sector at or before the tile's first column, and read the
+ * rows above the tile that the shift reaches (transpose_rows_above): every
+ * output sector is then written by one store of one warp.
  *
  * The kernels in transpose.cu call these functions for every shared access,
  * and the bank model calls the very same functions for every lane of every
@@ -109,12 +113,60 @@ static TRANSPOSE_CONST BF_HD int transpose_row_bytes(enum transpose_variant vari
                 : 0);
 }
 
-/* Bytes of shared memory a block's tile takes (at most 33 KiB: 16-byte
- * cells, padded). */
+/* The bytes of a DRAM sector: the unit the output rows' segments are
+ * shifted onto. */
+#define TRANSPOSE_SECTOR 32
+
+/* Whether the variant shifts its output segments onto sectors: the tiles
+ * of whole elements. (Packed cells are k x k blocks; their rows cannot
+ * shift by single elements.) */
+static TRANSPOSE_CONST BF_HD bool transpose_shifts(enum transpose_variant variant)
+{
+    return variant == TRANSPOSE_CONFLICTING || variant == TRANSPOSE_PADDED ||
+           variant == TRANSPOSE_SWIZZLED;
+}
+
+/* The most rows a tile reads above its own: the elements of a sector less
+ * one (31 bytes, 15 halves, 7 floats, 3 doubles, one 16-byte element). */
+static TRANSPOSE_CONST BF_HD int transpose_most_above(enum transpose_variant variant,
+                                                      int elem_bytes)
+{
+    return transpose_shifts(variant) ? TRANSPOSE_SECTOR / elem_bytes - 1 : 0;
+}
+
+/* The rows a launch's tiles read above their own: none where every output
+ * row starts on a sector (rows x elem_bytes a multiple of 32 and `out` on a
+ * sector; out_phase is its offset from one, in elements), else the most. */
+static BF_HD int transpose_rows_above(enum transpose_variant variant, int elem_bytes, int64_t rows,
+                                      int out_phase)
+{
+    const int most = transpose_most_above(variant, elem_bytes);
+    return (rows & most) != 0 || out_phase != 0 ? most : 0;
+}
+
+/* Tile rows a block loads at most, and load steps a thread makes at most
+ * (a step whose tile row is past the launch's rows is skipped, by the whole
+ * warp: see transpose_move.exists). */
+static TRANSPOSE_CONST BF_HD int transpose_load_rows(enum transpose_variant variant, int elem_bytes)
+{
+    return TRANSPOSE_TILE_ROWS + transpose_most_above(variant, elem_bytes);
+}
+static TRANSPOSE_CONST BF_HD int transpose_load_steps(enum transpose_variant variant,
+                                                      int elem_bytes)
+{
+    return (transpose_load_rows(variant, elem_bytes) + TRANSPOSE_BLOCK_ROWS - 1) /
+           TRANSPOSE_BLOCK_ROWS * transpose_row_loads(variant, elem_bytes);
+}
+
+/* Bytes of shared memory a block's tile takes, in whole 128-byte lines (the
+ * swizzle moves a unit within its line; at most 34 KiB: 16-byte cells,
+ * padded, one row above). */
 static TRANSPOSE_CONST BF_HD int transpose_tile_bytes(enum transpose_variant variant,
                                                       int elem_bytes)
 {
-    return TRANSPOSE_TILE_ROWS * transpose_row_bytes(variant, elem_bytes);
+    return (transpose_load_rows(variant, elem_bytes) * transpose_row_bytes(variant, elem_bytes) +
+            127) /
+           128 * 128;
 }
 
 /* Why transpose_f32 refuses a rows x cols matrix with cudaErrorInvalidValue
@@ -150,6 +202,10 @@ static inline const char *transpose_refusal_elem(enum transpose_variant variant,
         return why;
     if (rows * cols > INT64_MAX / elem_bytes)
         return "rows x cols x element size past 2^63 - 1 bytes";
+    if ((rows + transpose_most_above(variant, elem_bytes) + TRANSPOSE_TILE_ROWS - 1) /
+            TRANSPOSE_TILE_ROWS >
+        INT32_MAX)
+        return "more than 2^31 - 1 tile rows (gridDim.x) with the rows read above the tiles";
     return NULL;
 }
 
@@ -186,6 +242,10 @@ struct transpose_tile {
     int64_t out_step;   /* 16 cell rows of out: from step k to k + ROW_STORES, store */
     int rows_inside;    /* tile rows (elements) inside the matrix: all but at the bottom edge */
     int cols_inside;    /* tile columns (elements) inside the matrix: all but at the right edge */
+    int above;          /* rows read above the tile (transpose_rows_above) */
+    int rows_from;      /* the first row inside the matrix, from the tile's first: 0 or below */
+    int first_shift;    /* output row 0's shift back onto a sector; row i's adds i x row_shift */
+    int row_shift;
 };
 
 /* Elements a tile spans down and across. */
@@ -200,16 +260,29 @@ static TRANSPOSE_CONST BF_HD int transpose_tile_width(enum transpose_variant var
     return transpose_tile_cols(variant, elem_bytes) * transpose_pack(variant, elem_bytes);
 }
 
+/* Tile rows of a launch's grid: with rows read above, the last rows of the
+ * matrix may fall to one more tile row. */
+static BF_HD int64_t transpose_grid_rows(enum transpose_variant variant, int elem_bytes,
+                                         int64_t rows, int out_phase)
+{
+    const int height = transpose_tile_height(variant, elem_bytes);
+    return (rows + transpose_rows_above(variant, elem_bytes, rows, out_phase) + height - 1) /
+           height;
+}
+
+/* Tile (tile_row, tile_col) of a launch whose `out` lies out_phase elements
+ * past a sector. */
 static BF_HD struct transpose_tile transpose_tile_at(enum transpose_variant variant, int elem_bytes,
-                                                     int64_t rows, int64_t cols, int64_t tile_row,
-                                                     int64_t tile_col)
+                                                     int64_t rows, int64_t cols, int out_phase,
+                                                     int64_t tile_row, int64_t tile_col)
 {
     const int height = transpose_tile_height(variant, elem_bytes);
     const int width = transpose_tile_width(variant, elem_bytes);
     const int pack = transpose_pack(variant, elem_bytes);
+    const int above = transpose_rows_above(variant, elem_bytes, rows, out_phase);
     int64_t r0 = tile_row * height, c0 = tile_col * width;
     struct transpose_tile t;
-    t.in_origin = r0 * cols + c0;
+    t.in_origin = (transpose_shifts(variant) ? r0 - above : r0) * cols + c0;
     t.out_origin = c0 * rows + r0;
     t.rows = rows;
     t.cols = cols;
@@ -217,6 +290,13 @@ static BF_HD struct transpose_tile transpose_tile_at(enum transpose_variant vari
     t.out_step = TRANSPOSE_BLOCK_ROWS * pack * rows;
     t.rows_inside = rows - r0 < height ? (int)(rows - r0) : height;
     t.cols_inside = cols - c0 < width ? (int)(cols - c0) : width;
+    t.above = above;
+    t.rows_from = r0 < above ? -(int)r0 : -above;
+    /* Output row c0 + i starts its segment at column r0 of `out`, which lies
+     * (out_phase + out_origin + i x rows) mod (above + 1) elements past a
+     * sector (above + 1 is a power of two, or above is 0). */
+    t.first_shift = (int)((out_phase + t.out_origin) & above);
+    t.row_shift = (int)(rows & above);
     return t;
 }
 
@@ -224,12 +304,24 @@ static BF_HD struct transpose_tile transpose_tile_at(enum transpose_variant vari
 struct transpose_move {
     int64_t global; /* element offset, in the array read or written, of the cell's first element */
     uint32_t smem;  /* byte offset of the cell in the tile */
-    int row, col;   /* the cell's first element in the tile, as in `in` (row, column) */
+    int row, col;   /* the cell's first element, from the tile's first (row, column) of `in` */
+    bool exists;    /* the step has a tile row (a load step past the rows read: no access) */
     bool active;    /* the cell is inside the matrix: the global access is made */
 };
 
+/* Whether the cell at (row, col) from the tile's first element lies inside
+ * the matrix (rows above it only where the variant shifts). */
+static BF_HD bool transpose_inside(enum transpose_variant variant, const struct transpose_tile *t,
+                                   int row, int col)
+{
+    return (!transpose_shifts(variant) || row >= t->rows_from) && row < t->rows_inside &&
+           col < t->cols_inside;
+}
+
 /* Load phase: thread (tx, ty) reads tile row ty + 16 (k / ROW_LOADS), column
- * 32 (k % ROW_LOADS) + tx, along the input. */
+ * 32 (k % ROW_LOADS) + tx, along the input; tile row r is the tile's row r -
+ * above. The steps past the tile's own rows exist only where it reads rows
+ * above (and only up to them). */
 static BF_HD struct transpose_move transpose_load_move(enum transpose_variant variant,
                                                        int elem_bytes,
                                                        const struct transpose_tile *t, int tx,
@@ -242,15 +334,17 @@ static BF_HD struct transpose_move transpose_load_move(enum transpose_variant va
     struct transpose_move m;
     m.global = t->in_origin + ty * pack * t->cols + (k / loads) * t->in_step + c * pack;
     m.smem = transpose_tile_offset(variant, elem_bytes, r, c);
-    m.row = r * pack;
+    m.row = r * pack - (transpose_shifts(variant) ? t->above : 0);
     m.col = c * pack;
-    m.active = m.row < t->rows_inside && m.col < t->cols_inside;
+    m.exists = k < transpose_steps(variant, elem_bytes) || r < TRANSPOSE_TILE_ROWS + t->above;
+    m.active = transpose_inside(variant, t, m.row, m.col) && m.exists;
     return m;
 }
 
 /* Store phase: the output tile's row i is the tile's column i, so the tile is
  * read down a column. A thread's steps go along its output row first
- * (k % ROW_STORES picks the 32 cells), so one warp writes the row's 64. */
+ * (k % ROW_STORES picks the 32 cells), so one warp writes the row's 64,
+ * starting `shift` elements before the tile's first column: on a sector. */
 static BF_HD struct transpose_move transpose_store_move(enum transpose_variant variant,
                                                         int elem_bytes,
                                                         const struct transpose_tile *t, int tx,
@@ -259,13 +353,17 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
     const int pack = transpose_pack(variant, elem_bytes);
     int i = ty + (k / TRANSPOSE_ROW_STORES) * TRANSPOSE_BLOCK_ROWS; /* output cell row */
     int j = (k % TRANSPOSE_ROW_STORES) * 32 + tx;                   /* output cell column */
+    const int shift =
+        transpose_shifts(variant) ? (t->first_shift + i * t->row_shift) & t->above : 0;
+    const int above = transpose_shifts(variant) ? t->above : 0;
     struct transpose_move m;
-    m.global =
-        t->out_origin + ty * pack * t->rows + (k / TRANSPOSE_ROW_STORES) * t->out_step + j * pack;
-    m.smem = transpose_tile_offset(variant, elem_bytes, j, i);
-    m.row = j * pack;
+    m.global = t->out_origin + ty * pack * t->rows + (k / TRANSPOSE_ROW_STORES) * t->out_step +
+               j * pack - shift;
+    m.smem = transpose_tile_offset(variant, elem_bytes, j + above - shift, i);
+    m.row = j * pack - shift;
     m.col = i * pack;
-    m.active = m.row < t->rows_inside && m.col < t->cols_inside;
+    m.exists = true;
+    m.active = transpose_inside(variant, t, m.row, m.col);
     return m;
 }
 

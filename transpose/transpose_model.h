@@ -10,10 +10,12 @@
 #include "transpose/transpose_layout.h"
 
 /* Adds the requests of one tile's block to its two sites: `write` (the tile
- * filled in the load phase, by every lane) and `read` (the tile read in the
- * store phase, by the lanes whose cell is inside the matrix). */
+ * filled in the load phase, by every lane of the steps that exist) and
+ * `read` (the tile read in the store phase, by the lanes whose cell is
+ * inside the matrix), for a launch whose `out` lies out_phase elements past
+ * a 32-byte sector. */
 void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_t rows,
-                          int64_t cols, int64_t tile_row, int64_t tile_col,
+                          int64_t cols, int out_phase, int64_t tile_row, int64_t tile_col,
                           const struct bf_bank_rules *rules, struct bf_site *write,
                           struct bf_site *read);
 

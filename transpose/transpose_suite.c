@@ -69,8 +69,11 @@ static const unsigned bench_types[] = {
 };
 
 /* For ncu: whole tiles and edge tiles, each in one wave of blocks (256
- * blocks of fp32; an H100 holds 4 x 132), and 16384 blocks, many waves. */
-static const struct bf_size hw_sizes[] = {{2, {1024, 1024}}, {2, {1000, 999}}, {2, {8192, 8192}}};
+ * blocks of fp32; an H100 holds 4 x 132), the edge tiles again with output
+ * rows off the sectors for every element size (999 rows: the tiles read
+ * rows above theirs), and 16384 blocks, many waves. */
+static const struct bf_size hw_sizes[] = {
+    {2, {1024, 1024}}, {2, {1000, 999}}, {2, {999, 1000}}, {2, {8192, 8192}}};
 
 /* The sweep (fp32 alone: sweep_types): squares 64 ... 16384 (x2; 32 KiB to
  * 2 GiB moved) and odd shapes: edge tiles on both sides, a prime pair, and a
@@ -89,7 +92,9 @@ static double device_bytes(int type, const struct bf_size *s)
 }
 
 /* Input and output on the device, and host copies for checking. Each device
- * buffer has 4 bytes to spare, so that a run may start up to 4 bytes in. */
+ * buffer has SPARE bytes to spare, so that a run may start up to SPARE bytes
+ * in (one 16-byte element past a sector). */
+#define SPARE 16
 struct buffers {
     int64_t rows, cols;
     int elem;
@@ -105,14 +110,14 @@ static void buffers_init(struct buffers *b, int type, const struct bf_size *s, u
     b->elem = elem_bytes[type];
     b->n = (size_t)(b->rows * b->cols);
     b->bytes = b->n * (size_t)b->elem;
-    BF_CHECK(cudaMalloc((void **)&b->d_in, b->bytes + 4));
-    BF_CHECK(cudaMalloc((void **)&b->d_out, b->bytes + 4));
+    BF_CHECK(cudaMalloc((void **)&b->d_in, b->bytes + SPARE));
+    BF_CHECK(cudaMalloc((void **)&b->d_out, b->bytes + SPARE));
     b->in = malloc(b->bytes);
     b->out = malloc(b->bytes);
     b->ref = malloc(b->bytes);
     BF_CHECK_STATUS(b->in && b->out && b->ref, "malloc", "out of host memory");
     /* Random words over the whole buffer: every byte of every element. */
-    BF_CHECK(bf_fill_random_i32((int32_t *)b->d_in, (b->bytes + 4) / 4, seed, 0));
+    BF_CHECK(bf_fill_random_i32((int32_t *)b->d_in, (b->bytes + SPARE) / 4, seed, 0));
     BF_CHECK(cudaMemcpy(b->in, b->d_in, b->bytes, cudaMemcpyDeviceToHost));
     transpose_ref(b->ref, b->in, b->elem, b->rows, b->cols);
 }
@@ -190,18 +195,18 @@ static int test_refused(enum transpose_variant v, int elem, const struct bf_size
     return bad;
 }
 
-/* The bytes of d_out's buffer (b->bytes + 4) that lie outside the output,
+/* The bytes of d_out's buffer (b->bytes + SPARE) that lie outside the output,
  * which starts `off` bytes in: still the poison (0xff). */
 static int check_spare(const struct buffers *b, const unsigned char *d_out, size_t off, char *why,
                        size_t len)
 {
-    unsigned char spare[4];
-    const size_t after = 4 - off;
+    unsigned char spare[SPARE];
+    const size_t after = SPARE - off;
     if (off > 0)
         BF_CHECK(cudaMemcpy(spare, d_out, off, cudaMemcpyDeviceToHost));
     if (after > 0)
         BF_CHECK(cudaMemcpy(spare + off, d_out + off + b->bytes, after, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < 4; ++i)
+    for (size_t i = 0; i < SPARE; ++i)
         if (spare[i] != 0xff) {
             long long at = (long long)i - (long long)off + (i < off ? 0 : (long long)b->bytes);
             snprintf(why, len, "out + %lld written, outside the output's %zu bytes", at, b->bytes);
@@ -218,7 +223,7 @@ static int transpose_test_at(enum transpose_variant v, const struct buffers *b, 
 {
     unsigned char *in = b->d_out + in_off, *out = b->d_in + out_off;
     BF_CHECK(cudaMemcpy(in, b->in, b->bytes, cudaMemcpyHostToDevice));
-    BF_CHECK(bf_poison(b->d_in, b->bytes + 4, 0));
+    BF_CHECK(bf_poison(b->d_in, b->bytes + SPARE, 0));
     BF_CHECK(transpose(v, b->elem, out, in, b->rows, b->cols, 0));
     BF_CHECK(cudaDeviceSynchronize());
     int bad =
@@ -231,11 +236,14 @@ static int transpose_test_at(enum transpose_variant v, const struct buffers *b, 
 }
 
 /* Every element checked bit for bit, output poisoned first, and the poison
- * around it left alone. Elements under 4 bytes run twice more, words no
- * longer aligned (the packed kernel's funnel-shifted words): one element
- * into both buffers, and `in` ending where its buffer ends (memcheck reports
- * a word read past it), `out` at another offset. Only the first
- * run is the one ncu profiles (BF_PROFILED), the launch the model counts. */
+ * around it left alone. Every size runs again with `out` one element past a
+ * 32-byte sector (the tiles then shift every output row's segment): 4- to
+ * 16-byte elements once, `in` where its buffer starts; elements under 4
+ * bytes twice, words no longer aligned (the packed kernel's funnel-shifted
+ * words): one element into both buffers, and `in` ending where its buffer
+ * ends (memcheck reports a word read past it), `out` at another offset.
+ * Only the first run is the one ncu profiles (BF_PROFILED), the launch the
+ * model counts. */
 static int transpose_test(int variant, int type, const struct bf_size *s, uint64_t seed, char *why,
                           size_t len)
 {
@@ -253,14 +261,16 @@ static int transpose_test(int variant, int type, const struct bf_size *s, uint64
             expect_refused(v, elem, b.d_out, b.d_in + 1, b.rows, b.cols, "misaligned in", why, len);
     bad = bad || expect_refused(v, 3, b.d_out, b.d_in, b.rows, b.cols, "3-byte elements", why, len);
     if (!bad) {
-        BF_CHECK(bf_poison(b.d_out, b.bytes + 4, 0));
+        BF_CHECK(bf_poison(b.d_out, b.bytes + SPARE, 0));
         BF_CHECK(BF_PROFILED(transpose(v, elem, b.d_out, b.d_in, b.rows, b.cols, 0)));
         BF_CHECK(cudaDeviceSynchronize());
         bad = check_output(&b, b.ref, why, len) || check_spare(&b, b.d_out, 0, why, len);
     }
+    if (!bad && elem >= 4)
+        bad = transpose_test_at(v, &b, 0, (size_t)elem, why, len);
     if (!bad && elem < 4)
         bad = transpose_test_at(v, &b, (size_t)elem, (size_t)elem, why, len) ||
-              transpose_test_at(v, &b, 4, (size_t)(4 - elem), why, len);
+              transpose_test_at(v, &b, SPARE, (size_t)(4 - elem), why, len);
     buffers_free(&b);
     return bad;
 }
