@@ -106,7 +106,8 @@ static void test_tiled_sites(void)
             const int64_t height = transpose_tile_height(TRANSPOSE_CONFLICTING, elem),
                           width = transpose_tile_width(TRANSPOSE_CONFLICTING, elem);
             const int above = transpose_rows_above(TRANSPOSE_CONFLICTING, elem, rows, 0);
-            EXPECT_EQ(above, (rows * elem) % 32 != 0 ? 32 / elem - 1 : 0, "rows read above");
+            EXPECT_EQ(above, elem >= 4 && (rows * elem) % 32 != 0 ? 32 / elem - 1 : 0,
+                      "rows read above");
             const int64_t tiles = transpose_grid_rows(TRANSPOSE_CONFLICTING, elem, rows, 0) *
                                   ((cols + width - 1) / width);
             EXPECT_EQ(tiles / ((cols + width - 1) / width), (rows + above + height - 1) / height,

@@ -13,11 +13,12 @@
  * floats). Where output rows do not start on a 32-byte sector (an odd row
  * count, an output pointer off a sector), a row's segment would share its
  * end sectors with the blocks beside it, and those partial-sector writes
- * cost a fifth of the bandwidth on the H100 (fp32 at 7919x8209: 0.81 of
- * copy). So the tiles of whole elements shift each output row's segment
- * back onto the sector at or before the tile's first column, and read the
- * rows above the tile that the shift reaches (transpose_rows_above): every
- * output sector is then written by one store of one warp.
+ * cost a fifth of the bandwidth on the H100 (fp32 at 7919x8209: 0.79 of
+ * copy). So the tiles of whole elements of 4 bytes or more shift each
+ * output row's segment back onto the sector at or before the tile's first
+ * column, and read the rows above the tile that the shift reaches
+ * (transpose_rows_above): every output sector is then written by one store
+ * of one warp (0.94 of copy there).
  *
  * The kernels in transpose.cu call these functions for every shared access,
  * and the bank model calls the very same functions for every lane of every
@@ -118,20 +119,25 @@ static TRANSPOSE_CONST BF_HD int transpose_row_bytes(enum transpose_variant vari
 #define TRANSPOSE_SECTOR 32
 
 /* Whether the variant shifts its output segments onto sectors: the tiles
- * of whole elements. (Packed cells are k x k blocks; their rows cannot
- * shift by single elements.) */
-static TRANSPOSE_CONST BF_HD bool transpose_shifts(enum transpose_variant variant)
+ * of whole elements of 4 bytes or more, whose time DRAM sets. Not packed
+ * cells (k x k blocks: their rows cannot shift by one element), nor bytes
+ * and halves in the other tiles, whose time the shared pipe sets: measured
+ * on the H100 (2026-11-26), shifting slowed them 8-32% where nothing
+ * shifts (16384^2, the addressing alone) and bytes 28% at 7919x8209 (31
+ * rows above a 64-row tile). */
+static TRANSPOSE_CONST BF_HD bool transpose_shifts(enum transpose_variant variant, int elem_bytes)
 {
-    return variant == TRANSPOSE_CONFLICTING || variant == TRANSPOSE_PADDED ||
-           variant == TRANSPOSE_SWIZZLED;
+    return (variant == TRANSPOSE_CONFLICTING || variant == TRANSPOSE_PADDED ||
+            variant == TRANSPOSE_SWIZZLED) &&
+           elem_bytes >= 4;
 }
 
 /* The most rows a tile reads above its own: the elements of a sector less
- * one (31 bytes, 15 halves, 7 floats, 3 doubles, one 16-byte element). */
+ * one (7 floats, 3 doubles, one 16-byte element). */
 static TRANSPOSE_CONST BF_HD int transpose_most_above(enum transpose_variant variant,
                                                       int elem_bytes)
 {
-    return transpose_shifts(variant) ? TRANSPOSE_SECTOR / elem_bytes - 1 : 0;
+    return transpose_shifts(variant, elem_bytes) ? TRANSPOSE_SECTOR / elem_bytes - 1 : 0;
 }
 
 /* The rows a launch's tiles read above their own: none where every output
@@ -282,7 +288,7 @@ static BF_HD struct transpose_tile transpose_tile_at(enum transpose_variant vari
     const int above = transpose_rows_above(variant, elem_bytes, rows, out_phase);
     int64_t r0 = tile_row * height, c0 = tile_col * width;
     struct transpose_tile t;
-    t.in_origin = (transpose_shifts(variant) ? r0 - above : r0) * cols + c0;
+    t.in_origin = (transpose_shifts(variant, elem_bytes) ? r0 - above : r0) * cols + c0;
     t.out_origin = c0 * rows + r0;
     t.rows = rows;
     t.cols = cols;
@@ -311,11 +317,11 @@ struct transpose_move {
 
 /* Whether the cell at (row, col) from the tile's first element lies inside
  * the matrix (rows above it only where the variant shifts). */
-static BF_HD bool transpose_inside(enum transpose_variant variant, const struct transpose_tile *t,
-                                   int row, int col)
+static BF_HD bool transpose_inside(enum transpose_variant variant, int elem_bytes,
+                                   const struct transpose_tile *t, int row, int col)
 {
-    return (!transpose_shifts(variant) || row >= t->rows_from) && row < t->rows_inside &&
-           col < t->cols_inside;
+    return (!transpose_shifts(variant, elem_bytes) || row >= t->rows_from) &&
+           row < t->rows_inside && col < t->cols_inside;
 }
 
 /* Load phase: thread (tx, ty) reads tile row ty + 16 (k / ROW_LOADS), column
@@ -334,10 +340,10 @@ static BF_HD struct transpose_move transpose_load_move(enum transpose_variant va
     struct transpose_move m;
     m.global = t->in_origin + ty * pack * t->cols + (k / loads) * t->in_step + c * pack;
     m.smem = transpose_tile_offset(variant, elem_bytes, r, c);
-    m.row = r * pack - (transpose_shifts(variant) ? t->above : 0);
+    m.row = r * pack - (transpose_shifts(variant, elem_bytes) ? t->above : 0);
     m.col = c * pack;
     m.exists = k < transpose_steps(variant, elem_bytes) || r < TRANSPOSE_TILE_ROWS + t->above;
-    m.active = transpose_inside(variant, t, m.row, m.col) && m.exists;
+    m.active = transpose_inside(variant, elem_bytes, t, m.row, m.col) && m.exists;
     return m;
 }
 
@@ -354,8 +360,8 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
     int i = ty + (k / TRANSPOSE_ROW_STORES) * TRANSPOSE_BLOCK_ROWS; /* output cell row */
     int j = (k % TRANSPOSE_ROW_STORES) * 32 + tx;                   /* output cell column */
     const int shift =
-        transpose_shifts(variant) ? (t->first_shift + i * t->row_shift) & t->above : 0;
-    const int above = transpose_shifts(variant) ? t->above : 0;
+        transpose_shifts(variant, elem_bytes) ? (t->first_shift + i * t->row_shift) & t->above : 0;
+    const int above = transpose_shifts(variant, elem_bytes) ? t->above : 0;
     struct transpose_move m;
     m.global = t->out_origin + ty * pack * t->rows + (k / TRANSPOSE_ROW_STORES) * t->out_step +
                j * pack - shift;
@@ -363,7 +369,7 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
     m.row = j * pack - shift;
     m.col = i * pack;
     m.exists = true;
-    m.active = transpose_inside(variant, t, m.row, m.col);
+    m.active = transpose_inside(variant, elem_bytes, t, m.row, m.col);
     return m;
 }
 
