@@ -189,7 +189,8 @@ __global__ void TRANSPOSE_BOUNDS transpose_conflicting(void *__restrict__ out,
     transpose_tiled<E, TRANSPOSE_CONFLICTING, transpose_elements<E>>(tile, out, in, rows, cols);
 }
 
-/* tile[64][65] of floats: one spare unit (4 bytes, or the element where
+/* tile[64][65] of floats (tile[71][65] with the rows above, where output
+ * rows are off the sectors): one spare unit (4 bytes, or the element where
  * wider) a row shifts each row by one unit along the banks. */
 template <int E>
 __global__ void TRANSPOSE_BOUNDS transpose_padded(void *__restrict__ out,
