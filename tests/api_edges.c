@@ -1,7 +1,9 @@
 /* The public C API as a new user meets it, at the edges transpose.h and
  * gemm_tile.h promise and the suites do not list: every element size and
  * variant at odd shapes, pointers one element into their allocation (and
- * halves and bytes off 4-byte alignment), each output poisoned with guard
+ * halves and bytes off 4-byte alignment) and one element short of a 32-byte
+ * sector (the transpose shifts its output segments from every phase), each
+ * output poisoned with guard
  * bytes on both sides and checked in full against a plain loop; and the
  * refusals (another element size, misaligned or null pointers, empty shapes,
  * packed above 2 bytes) return cudaErrorInvalidValue with the output
@@ -154,6 +156,10 @@ static void transposes(void)
                 /* one element in: aligned to the element, not to 4 bytes below it */
                 transpose_case((enum transpose_variant)v, elems[e], shapes[s][0], shapes[s][1],
                                (size_t)elems[e]);
+                /* an element short of a 32-byte sector: the last phase the tiles
+                 * shift their output rows' segments from */
+                transpose_case((enum transpose_variant)v, elems[e], shapes[s][0], shapes[s][1],
+                               (size_t)(32 - elems[e]));
             }
         }
     transpose_refused(TRANSPOSE_PADDED, 3, 8, 8, 0, 0, "a 3-byte element");
