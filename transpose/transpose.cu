@@ -7,7 +7,7 @@
 #include "transpose/transpose.h"
 #include "transpose/transpose_layout.h"
 
-/* Four blocks an SM, all 64 warps: 30 registers for fp32, no spills. Free,
+/* Four blocks an SM, all 64 warps: 32 registers for fp32, no spills. Free,
  * the compiler takes 40 and three blocks fit, 2-4% slower on H100 at 2048^2. */
 #ifndef TRANSPOSE_MIN_BLOCKS
 #define TRANSPOSE_MIN_BLOCKS 4
@@ -56,7 +56,8 @@ static __device__ __forceinline__ int64_t tile_cols(int64_t cols)
 
 /* No shared memory: a warp reads 32 consecutive elements of an input row and
  * writes each of them to a different output row. Its elements are those the
- * tiled kernels' load phase reads (transpose_load_move). */
+ * tiled kernels' load phase reads (transpose_load_move), less the rows above
+ * that the shifting tiles read too. */
 template <int E>
 __global__ void TRANSPOSE_BOUNDS transpose_naive(void *__restrict__ out_,
                                                  const void *__restrict__ in_, int64_t rows,
@@ -114,13 +115,13 @@ template <int E> struct transpose_elements {
  * stores any, so they are in flight together. Every thread writes its cells
  * of the tile, even outside the matrix (the cells exist; only global accesses
  * need guarding), so the tile writes are the same in every tile and compile
- * to plain stores; the load steps past the tile's own rows are skipped by
- * whole warps where the launch reads no rows above its tiles. The tile reads
- * are guarded: a cell outside the matrix is never written to `out`, so its
- * read may not happen at all. The global
- * accesses are Mover's (transpose_elements, or the packed kernel's
- * transpose_blocks); one that shuffles across the warp (Mover::all_lanes) is
- * called for every cell, inside the matrix or not, and guards its own. */
+ * to plain stores; a load step past the rows the tile reads (all past its
+ * own where the launch reads no rows above) is skipped by the whole warp.
+ * The tile reads are guarded: a cell outside the matrix is never written to
+ * `out`, so its read may not happen at all. The global accesses are
+ * Mover's (transpose_elements, or the packed kernel's transpose_blocks); one
+ * that shuffles across the warp (Mover::all_lanes) is called for every cell,
+ * inside the matrix or not, and guards its own. */
 template <int E, enum transpose_variant V, class Mover>
 static __device__ __forceinline__ void
 transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__restrict__ in,
@@ -178,7 +179,8 @@ static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void
     }
 }
 
-/* tile[64][64] of floats read down a column: 32 lanes, 32 words, one bank.
+/* tile[64][64] of floats (71 rows: 7 above, used where output rows are off
+ * the sectors) read down a column: 32 lanes, 32 words, one bank.
  * (Bytes: 16 words in 2 banks; 8- and 16-byte elements: 16 and 8 ways.) */
 template <int E>
 __global__ void TRANSPOSE_BOUNDS transpose_conflicting(void *__restrict__ out,
@@ -189,9 +191,9 @@ __global__ void TRANSPOSE_BOUNDS transpose_conflicting(void *__restrict__ out,
     transpose_tiled<E, TRANSPOSE_CONFLICTING, transpose_elements<E>>(tile, out, in, rows, cols);
 }
 
-/* tile[64][65] of floats (tile[71][65] with the rows above, where output
- * rows are off the sectors): one spare unit (4 bytes, or the element where
- * wider) a row shifts each row by one unit along the banks. */
+/* tile[64][65] of floats (71 rows, as above): one spare unit (4 bytes, or
+ * the element where wider) a row shifts each row by one unit along the
+ * banks. */
 template <int E>
 __global__ void TRANSPOSE_BOUNDS transpose_padded(void *__restrict__ out,
                                                   const void *__restrict__ in, int64_t rows,
@@ -201,10 +203,10 @@ __global__ void TRANSPOSE_BOUNDS transpose_padded(void *__restrict__ out,
     transpose_tiled<E, TRANSPOSE_PADDED, transpose_elements<E>>(tile, out, in, rows, cols);
 }
 
-/* tile[64][64] of floats, column c of row r kept at c ^ (r % 32): any 32
- * consecutive rows of a column, and any row, are a permutation of the 32
- * banks, and no byte is wasted. Other sizes XOR their unit (4 bytes, or the
- * element where wider) within its 128-byte line. */
+/* tile[64][64] of floats (71 rows, as above), column c of row r kept at
+ * c ^ (r % 32): any 32 consecutive rows of a column, and any row, are a
+ * permutation of the 32 banks, and no byte is wasted. Other sizes XOR their
+ * unit (4 bytes, or the element where wider) within its 128-byte line. */
 template <int E>
 __global__ void TRANSPOSE_BOUNDS transpose_swizzled(void *__restrict__ out,
                                                     const void *__restrict__ in, int64_t rows,

@@ -37,9 +37,9 @@
  * bytes); threads are 32 x 16. For fp32 chosen on the H100 by
  * transpose/probes/tile_shape.cu among eight shapes (README): of those, the
  * only one level with or ahead of cublasSgeam from 4096^2 up and on odd
- * shapes, at 30 registers and four blocks (all 64 warps) an SM. The shape may
- * be overridden when compiling (the probe does), as long as the tile's width
- * is a power of two of at least 32. */
+ * shapes, at 30 registers (32 since the rows above) and four blocks (all 64
+ * warps) an SM. The shape may be overridden when compiling (the probe does),
+ * as long as the tile's width is a power of two of at least 32. */
 #ifndef TRANSPOSE_TILE_ROWS
 #define TRANSPOSE_TILE_ROWS 64
 #endif
@@ -184,7 +184,7 @@ static inline const char *transpose_refusal(int64_t rows, int64_t cols)
         return "rows or cols below 1";
     if (rows > INT64_MAX / cols)
         return "rows x cols past 2^63 - 1";
-    if ((rows + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS > INT32_MAX)
+    if (rows / TRANSPOSE_TILE_ROWS + (rows % TRANSPOSE_TILE_ROWS != 0) > INT32_MAX)
         return "more than 2^31 - 1 tile rows (gridDim.x)";
     return NULL;
 }
@@ -208,10 +208,14 @@ static inline const char *transpose_refusal_elem(enum transpose_variant variant,
         return why;
     if (rows * cols > INT64_MAX / elem_bytes)
         return "rows x cols x element size past 2^63 - 1 bytes";
-    if ((rows + transpose_most_above(variant, elem_bytes) + TRANSPOSE_TILE_ROWS - 1) /
-            TRANSPOSE_TILE_ROWS >
+    /* (Counted without overflow: rows may be near INT64_MAX.) */
+    if (rows / TRANSPOSE_TILE_ROWS +
+            (rows % TRANSPOSE_TILE_ROWS + transpose_most_above(variant, elem_bytes) +
+             TRANSPOSE_TILE_ROWS - 1) /
+                TRANSPOSE_TILE_ROWS >
         INT32_MAX)
-        return "more than 2^31 - 1 tile rows (gridDim.x) with the rows read above the tiles";
+        return "more than 2^31 - 1 tile rows (gridDim.x), with the tile row a shift onto sectors "
+               "may add";
     return NULL;
 }
 
@@ -241,12 +245,14 @@ static BF_HD uint32_t transpose_tile_offset(enum transpose_variant variant, int 
  * bounds checks, not a 64-bit multiply (which, at 8 elements a thread, the
  * SM would feel). */
 struct transpose_tile {
-    int64_t in_origin;  /* offset of the tile's first element in `in` */
+    int64_t in_origin;  /* offset in `in` of the first row read (above the tile's own: < 0 in
+                           the first tile row), at the tile's first column */
     int64_t out_origin; /* offset of its first element in `out` */
     int64_t rows, cols; /* in is rows x cols, out is cols x rows */
     int64_t in_step;    /* 16 cell rows: from step k to k + ROW_LOADS, load phase */
     int64_t out_step;   /* 16 cell rows of out: from step k to k + ROW_STORES, store */
-    int rows_inside;    /* tile rows (elements) inside the matrix: all but at the bottom edge */
+    int rows_inside;    /* rows - r0, at most the tile's height: below it at the bottom edge,
+                           and 0 or below in a tile row the shift adds */
     int cols_inside;    /* tile columns (elements) inside the matrix: all but at the right edge */
     int above;          /* rows read above the tile (transpose_rows_above) */
     int rows_from;      /* the first row inside the matrix, from the tile's first: 0 or below */
