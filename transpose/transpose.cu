@@ -166,7 +166,7 @@ static __device__ __forceinline__ void transpose_tiled(unsigned char *tile, void
                                                        int64_t cols)
 {
     const int64_t tile_row = blockIdx.x;
-    const int out_phase = (int)((uintptr_t)out / E & transpose_most_above(V, E));
+    const int out_phase = transpose_out_phase(V, E, out);
     for (int64_t tile_col = blockIdx.y; tile_col < tile_cols<E, V>(cols); tile_col += gridDim.y) {
         const struct transpose_tile t =
             transpose_tile_at(V, E, rows, cols, out_phase, tile_row, tile_col);
@@ -459,7 +459,7 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
                           int64_t cols, cudaStream_t stream)
 {
     const int width = transpose_tile_width(variant, E);
-    const int out_phase = (int)((uintptr_t)out / E & transpose_most_above(variant, E));
+    const int out_phase = transpose_out_phase(variant, E, out);
     int64_t tiles_r = transpose_grid_rows(variant, E, rows, out_phase);
     int64_t tiles_c = (cols + width - 1) / width;
     dim3 grid((unsigned)tiles_r, (unsigned)(tiles_c < 65535 ? tiles_c : 65535));

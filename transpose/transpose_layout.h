@@ -140,9 +140,18 @@ static TRANSPOSE_CONST BF_HD int transpose_most_above(enum transpose_variant var
     return transpose_shifts(variant, elem_bytes) ? TRANSPOSE_SECTOR / elem_bytes - 1 : 0;
 }
 
+/* How far `out` lies past a sector, in elements (0 where the variant does
+ * not shift). */
+static BF_HD int transpose_out_phase(enum transpose_variant variant, int elem_bytes,
+                                     const void *out)
+{
+    return (int)((uintptr_t)out / (uintptr_t)elem_bytes &
+                 (uintptr_t)transpose_most_above(variant, elem_bytes));
+}
+
 /* The rows a launch's tiles read above their own: none where every output
  * row starts on a sector (rows x elem_bytes a multiple of 32 and `out` on a
- * sector; out_phase is its offset from one, in elements), else the most. */
+ * sector: out_phase 0), else the most. */
 static BF_HD int transpose_rows_above(enum transpose_variant variant, int elem_bytes, int64_t rows,
                                       int out_phase)
 {
@@ -175,16 +184,21 @@ static TRANSPOSE_CONST BF_HD int transpose_tile_bytes(enum transpose_variant var
            128 * 128;
 }
 
-/* Why transpose_f32 refuses a rows x cols matrix with cudaErrorInvalidValue
- * (NULL: it runs it; it refuses NULL pointers too). The launcher and the
- * runner's refusals both ask this, through transpose_refusal_elem. */
-static inline const char *transpose_refusal(int64_t rows, int64_t cols)
+/* Why transpose refuses a rows x cols matrix whose tiles read up to `above`
+ * rows above their own (transpose_most_above) with cudaErrorInvalidValue
+ * (NULL: it runs it). The launcher and the runner's refusals both ask this,
+ * through transpose_refusal_elem. */
+static inline const char *transpose_refusal(int64_t rows, int64_t cols, int above)
 {
     if (rows < 1 || cols < 1)
         return "rows or cols below 1";
     if (rows > INT64_MAX / cols)
         return "rows x cols past 2^63 - 1";
-    if (rows / TRANSPOSE_TILE_ROWS + (rows % TRANSPOSE_TILE_ROWS != 0) > INT32_MAX)
+    /* The grid's tile rows (transpose_grid_rows at its most), counted without
+     * overflow: rows may be near INT64_MAX. */
+    if (rows / TRANSPOSE_TILE_ROWS +
+            (rows % TRANSPOSE_TILE_ROWS + above + TRANSPOSE_TILE_ROWS - 1) / TRANSPOSE_TILE_ROWS >
+        INT32_MAX)
         return "more than 2^31 - 1 tile rows (gridDim.x)";
     return NULL;
 }
@@ -203,19 +217,11 @@ static inline const char *transpose_refusal_elem(enum transpose_variant variant,
         return "no such variant";
     if (variant == TRANSPOSE_PACKED && elem_bytes > 2)
         return "packed is for 1- and 2-byte elements";
-    const char *why = transpose_refusal(rows, cols);
+    const char *why = transpose_refusal(rows, cols, transpose_most_above(variant, elem_bytes));
     if (why != NULL)
         return why;
     if (rows * cols > INT64_MAX / elem_bytes)
         return "rows x cols x element size past 2^63 - 1 bytes";
-    /* (Counted without overflow: rows may be near INT64_MAX.) */
-    if (rows / TRANSPOSE_TILE_ROWS +
-            (rows % TRANSPOSE_TILE_ROWS + transpose_most_above(variant, elem_bytes) +
-             TRANSPOSE_TILE_ROWS - 1) /
-                TRANSPOSE_TILE_ROWS >
-        INT32_MAX)
-        return "more than 2^31 - 1 tile rows (gridDim.x), with the tile row a shift onto sectors "
-               "may add";
     return NULL;
 }
 
@@ -294,7 +300,7 @@ static BF_HD struct transpose_tile transpose_tile_at(enum transpose_variant vari
     const int above = transpose_rows_above(variant, elem_bytes, rows, out_phase);
     int64_t r0 = tile_row * height, c0 = tile_col * width;
     struct transpose_tile t;
-    t.in_origin = (transpose_shifts(variant, elem_bytes) ? r0 - above : r0) * cols + c0;
+    t.in_origin = (r0 - above) * cols + c0;
     t.out_origin = c0 * rows + r0;
     t.rows = rows;
     t.cols = cols;
@@ -346,7 +352,7 @@ static BF_HD struct transpose_move transpose_load_move(enum transpose_variant va
     struct transpose_move m;
     m.global = t->in_origin + ty * pack * t->cols + (k / loads) * t->in_step + c * pack;
     m.smem = transpose_tile_offset(variant, elem_bytes, r, c);
-    m.row = r * pack - (transpose_shifts(variant, elem_bytes) ? t->above : 0);
+    m.row = r * pack - t->above;
     m.col = c * pack;
     m.exists = k < transpose_steps(variant, elem_bytes) || r < TRANSPOSE_TILE_ROWS + t->above;
     m.active = transpose_inside(variant, elem_bytes, t, m.row, m.col) && m.exists;
@@ -365,6 +371,8 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
     const int pack = transpose_pack(variant, elem_bytes);
     int i = ty + (k / TRANSPOSE_ROW_STORES) * TRANSPOSE_BLOCK_ROWS; /* output cell row */
     int j = (k % TRANSPOSE_ROW_STORES) * 32 + tx;                   /* output cell column */
+    /* (t->above is 0 where the variant does not shift; spelled out here, the
+     * packed kernels' store phase compiles as it did before the shift.) */
     const int shift =
         transpose_shifts(variant, elem_bytes) ? (t->first_shift + i * t->row_shift) & t->above : 0;
     const int above = transpose_shifts(variant, elem_bytes) ? t->above : 0;
