@@ -6,12 +6,14 @@
  *
  * By default a block computes 128 x 256 of C with 8 warps (2 along M, 4 along
  * N; the tile is set in gemm_tile_layout.h), each warp 64 x 64: 4 m16 by 8 n8
- * mma tiles, 128 fp32 accumulators a thread, one block an SM. A K tile of 64
- * is 4 k16 steps; each step a warp issues 4 ldmatrix.x4 for A, 4 for B and
- * 32 mma. What made it fast (gemm_tile/README.md, "Speed"): every address
- * worked out once outside the K loop, interior blocks without predicates,
- * the next step's fragments read while this step multiplies, the copies
- * spread between the mma, and the grid walked in groups of tile rows.
+ * mma tiles, 128 fp32 accumulators a thread, one block an SM, as many
+ * blocks as fit, each taking tiles in turn. A K tile of 64 is 4 k16 steps;
+ * each step a warp issues 4 ldmatrix.x4 for A, 4 for B and 32 mma. What made
+ * it fast (gemm_tile/README.md, "Speed"): every address worked out once
+ * outside the K loop, interior tiles without predicates, the next step's
+ * fragments read while this step multiplies, the copies spread between the
+ * mma, the grid walked in groups of tile rows, and the next tile's first K
+ * tiles copied while this one's last multiply.
  * Instruction forms: PTX ISA (NVIDIA), "cp.async", "ldmatrix", "mma.m16n8k16"
  * and its fragment layouts. The launchers at the end serve every variant of
  * gemm_tile.h: the wgmma ones go to gemm_tile_wgmma.cu (sm_90a). */
@@ -170,29 +172,30 @@ static __device__ __forceinline__ int next_stage(int stage)
 }
 
 /* Where the K loop stands: the stage multiplied and the stage the next copies
- * fill (gemm_tile_stage_of of kt and of kt + STAGES - 1, kept as counters),
- * and each lane's ldmatrix offsets for m16 tile (n16 pair) 0 at step 0. */
+ * fill (gemm_tile_stage_of of j and of j + STAGES - 1, K tile j counted
+ * from the block's first, on through all its tiles: kept as counters), and
+ * each lane's ldmatrix offsets for m16 tile (n16 pair) 0 at step 0. */
 struct pipeline {
     uint32_t smem, a_at0, b_at0;
     int stage, fill;
 };
 
 /* acc += K tile kt. The fragments of step kk + 1 are read while step kk
- * multiplies, and the last step reads the next tile's first: its barrier
- * (tile kt + 1 visible to all, every warp done reading tile kt) comes before
- * the last step's mma, which hides it. With `fill`, tile kt + STAGES - 1 is
- * copied at steps 0 (A) and 1 (B), between mma, into the stage the last
- * barrier freed; without, the group is empty. Two loops, not a predicate:
- * ncu books an LDGSTS whose predicate is off at 32 shared wavefronts and 32
- * sectors (docs/bank-rules.md, "cp.async"), which the model would not see. */
-template <int V, bool edge, bool fill>
+ * multiplies, and the last step reads the next K tile's first: its barrier
+ * (K tile kt + 1 visible to all, every warp done reading tile kt) comes
+ * before the last step's mma, which hides it. With `copies`, K tile
+ * fill_kt of `fill` is copied at steps 0 (A) and 1 (B), between mma, into the
+ * stage the last barrier freed (fill_edge: with predicates); else the group
+ * is empty. Not a predicate on the copies: ncu books an LDGSTS whose
+ * predicate is off at 32 shared wavefronts and 32 sectors
+ * (docs/bank-rules.md, "cp.async"), which the model would not see. */
+template <int V, bool fill_edge>
 static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (&f)[2], pipeline &p,
-                                                      const block_copies &bc, int64_t kt,
-                                                      int64_t ktiles)
+                                                      const block_copies &fill, bool copies,
+                                                      int64_t fill_kt, int64_t kt, int64_t ktiles)
 {
     static_assert(GEMM_TILE_KK >= 3, "the copies (steps 0, 1) go out before the wait (last step)");
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
-    const int64_t fill_kt = kt + GEMM_TILE_STAGES - 1;
 #pragma unroll
     for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
         if (kk == GEMM_TILE_KK - 1) {
@@ -204,13 +207,15 @@ static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (
             load_fragments<V>(f[(kk + 1) % 2], p.smem + gemm_tile_a_base(variant, p.stage),
                               p.smem + gemm_tile_b_base(variant, p.stage), p.a_at0, p.b_at0,
                               (kk + 1) % GEMM_TILE_KK);
-        if (fill && kk == 0)
-            copy_tile<V, GEMM_TILE_COPIES_A, edge>(
-                p.smem + gemm_tile_a_base(variant, p.fill) + bc.at0, bc.a, bc.a_base, fill_kt);
+        if (copies && kk == 0)
+            copy_tile<V, GEMM_TILE_COPIES_A, fill_edge>(p.smem + gemm_tile_a_base(variant, p.fill) +
+                                                            fill.at0,
+                                                        fill.a, fill.a_base, fill_kt);
         if (kk == 1) {
-            if (fill)
-                copy_tile<V, GEMM_TILE_COPIES_B, edge>(
-                    p.smem + gemm_tile_b_base(variant, p.fill) + bc.at0, bc.b, bc.b_base, fill_kt);
+            if (copies)
+                copy_tile<V, GEMM_TILE_COPIES_B, fill_edge>(
+                    p.smem + gemm_tile_b_base(variant, p.fill) + fill.at0, fill.b, fill.b_base,
+                    fill_kt);
             copy_commit();
             p.fill = next_stage(p.fill);
         }
@@ -218,43 +223,84 @@ static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (
     }
 }
 
-/* acc += the block's A rows times its B columns, K tile by K tile. Inlined
- * twice: for interior blocks (edge false: no predicates) and edge blocks.
- * The pipeline: STAGES - 1 K tiles in flight ahead of the one multiplied,
- * one cp.async group committed a K tile (empty past the last) so that
- * wait_group's count always means "tile kt + 1 has landed". */
+/* The copies of K tiles 0 .. STAGES - 2 into the stages from p.stage on, one
+ * cp.async group each (empty past the last K tile): a tile's prologue where
+ * the tile before did not fill them (the first tile, or K of fewer than
+ * STAGES - 1 tiles). */
 template <int V, bool edge>
-static __device__ __forceinline__ void
-multiply(warp_acc &acc, uint32_t smem, const block_copies &bc, int64_t ktiles, int warp, int lane)
+static __device__ __forceinline__ void fill_prologue(const pipeline &p, const block_copies &bc,
+                                                     int64_t ktiles)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
+    int stage = p.stage;
 #pragma unroll
     for (int s = 0; s < GEMM_TILE_STAGES - 1; ++s) {
         if (s < ktiles) {
-            copy_tile<V, GEMM_TILE_COPIES_A, edge>(smem + gemm_tile_a_base(variant, s) + bc.at0,
-                                                   bc.a, bc.a_base, s);
-            copy_tile<V, GEMM_TILE_COPIES_B, edge>(smem + gemm_tile_b_base(variant, s) + bc.at0,
-                                                   bc.b, bc.b_base, s);
+            copy_tile<V, GEMM_TILE_COPIES_A, edge>(
+                p.smem + gemm_tile_a_base(variant, stage) + bc.at0, bc.a, bc.a_base, s);
+            copy_tile<V, GEMM_TILE_COPIES_B, edge>(
+                p.smem + gemm_tile_b_base(variant, stage) + bc.at0, bc.b, bc.b_base, s);
         }
         copy_commit();
+        stage = next_stage(stage);
     }
-    pipeline p = {smem, gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane),
-                  gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane), 0, GEMM_TILE_STAGES - 1};
+}
+
+/* acc += the tile's A rows times its B columns, K tile by K tile. Inlined
+ * twice: for interior tiles (edge false: no predicates) and edge tiles. The
+ * pipeline: STAGES - 1 K tiles in flight ahead of the one multiplied, one
+ * cp.async group committed a K tile so that wait_group's count always means
+ * "the next K tile has landed". The K tiles run as one stream from tile to
+ * tile: the last STAGES - 1 K tiles of a tile copy the first ones of `next`
+ * (its copies predicated: it may be an edge tile) where `ahead`, so
+ * they land while this tile's C is stored; past the last tile the groups
+ * are empty. */
+template <int V, bool edge>
+static __device__ __forceinline__ void multiply(warp_acc &acc, pipeline &p, const block_copies &bc,
+                                                const block_copies &next, bool ahead,
+                                                int64_t ktiles)
+{
+    const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     fragments f[2];
     copy_wait<GEMM_TILE_STAGES - 2>();
     __syncthreads();
-    load_fragments<V>(f[0], smem + gemm_tile_a_base(variant, 0),
-                      smem + gemm_tile_b_base(variant, 0), p.a_at0, p.b_at0, 0);
+    load_fragments<V>(f[0], p.smem + gemm_tile_a_base(variant, p.stage),
+                      p.smem + gemm_tile_b_base(variant, p.stage), p.a_at0, p.b_at0, 0);
     int64_t kt = 0;
     for (; kt + GEMM_TILE_STAGES - 1 < ktiles; ++kt)
-        multiply_ktile<V, edge, true>(acc, f, p, bc, kt, ktiles);
-    for (; kt < ktiles; ++kt) /* the last STAGES - 1 tiles: nothing left to copy */
-        multiply_ktile<V, edge, false>(acc, f, p, bc, kt, ktiles);
-    copy_wait<0>(); /* only empty groups are left; leave none behind */
+        multiply_ktile<V, edge>(acc, f, p, bc, true, kt + GEMM_TILE_STAGES - 1, kt, ktiles);
+    for (; kt < ktiles; ++kt) /* the last STAGES - 1 K tiles: the next tile's first ones */
+        multiply_ktile<V, true>(acc, f, p, next, ahead, kt + GEMM_TILE_STAGES - 1 - ktiles, kt,
+                                ktiles);
 }
 
-/* Block blockIdx.x computes tile gemm_tile_block_tile of C. pairs: n is even
- * and c aligned to two elements, so neighbours go out in one store. */
+/* The tile of C at `index` in the grid's order: where it starts, and how
+ * this thread copies its operands. */
+struct c_tile {
+    int64_t row0, col0;
+    bool edge; /* past m or n, or K not a whole number of K tiles: copies predicated */
+    block_copies bc;
+};
+
+static __device__ __forceinline__ c_tile tile_at(int64_t index, const uint16_t *a,
+                                                 const uint16_t *b, int64_t m, int64_t n, int64_t k,
+                                                 int thread, enum gemm_tile_variant variant)
+{
+    int64_t tile_m, tile_n;
+    gemm_tile_block_tile(index, gemm_tile_tiles_m(m), gemm_tile_tiles_n(n), &tile_m, &tile_n);
+    c_tile t;
+    t.row0 = tile_m * GEMM_TILE_BM;
+    t.col0 = tile_n * GEMM_TILE_BN;
+    t.edge = !(t.row0 + GEMM_TILE_BM <= m && t.col0 + GEMM_TILE_BN <= n && k % GEMM_TILE_BK == 0);
+    t.bc = {plan_copies(a, t.row0, m, k, thread), plan_copies(b, t.col0, n, k, thread), a, b,
+            gemm_tile_copy_offset(variant, thread, 0)};
+    return t;
+}
+
+/* A persistent grid: block b computes tiles b, b + gridDim.x, ... of C in
+ * gemm_tile_block_tile's order, the next tile's first K tiles loading while
+ * it stores this one's C. pairs: n is even and c aligned to two elements,
+ * so neighbours go out in one store. */
 template <int V, typename Out>
 __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
     gemm_tile_kernel(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n, int64_t k,
@@ -262,57 +308,108 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     extern __shared__ __align__(128) unsigned char tiles[];
-    const uint32_t smem = (uint32_t)__cvta_generic_to_shared(tiles);
     const int thread = (int)threadIdx.x, warp = thread / 32, lane = thread % 32;
-    int64_t tile_m, tile_n;
-    gemm_tile_block_tile(blockIdx.x, gemm_tile_tiles_m(m), gemm_tile_tiles_n(n), &tile_m, &tile_n);
-    const int64_t row0 = tile_m * GEMM_TILE_BM, col0 = tile_n * GEMM_TILE_BN;
+    const int64_t count = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n),
+                  ktiles = gemm_tile_tiles_k(k);
+    pipeline p = {(uint32_t)__cvta_generic_to_shared(tiles),
+                  gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane),
+                  gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane), 0, GEMM_TILE_STAGES - 1};
+    /* Copies ahead into the next tile only where its first STAGES - 1 K tiles
+     * all fall in this one's last (K of at least STAGES - 1 tiles). */
+    const bool ahead = ktiles >= GEMM_TILE_STAGES - 1;
+    c_tile t = tile_at(blockIdx.x, a, b, m, n, k, thread, variant);
+    bool filled = false; /* t's first K tiles already copied by the tile before */
+    for (int64_t index = blockIdx.x; index < count; index += gridDim.x) {
+        const bool last = index + gridDim.x >= count;
+        const c_tile next =
+            tile_at(last ? index : index + gridDim.x, a, b, m, n, k, thread, variant);
+        if (!filled) {
+            if (t.edge)
+                fill_prologue<V, true>(p, t.bc, ktiles);
+            else
+                fill_prologue<V, false>(p, t.bc, ktiles);
+        }
+        const bool fill_next = ahead && !last;
 
-    warp_acc acc;
+        warp_acc acc;
 #pragma unroll
-    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-#pragma unroll
-        for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                acc[mi][nt][e] = 0.0f;
-
-    const block_copies bc = {plan_copies(a, row0, m, k, thread), plan_copies(b, col0, n, k, thread),
-                             a, b, gemm_tile_copy_offset(variant, thread, 0)};
-    const int64_t ktiles = gemm_tile_tiles_k(k);
-    if (row0 + GEMM_TILE_BM <= m && col0 + GEMM_TILE_BN <= n && k % GEMM_TILE_BK == 0)
-        multiply<V, false>(acc, smem, bc, ktiles, warp, lane);
-    else
-        multiply<V, true>(acc, smem, bc, ktiles, warp, lane);
-
-    /* The accumulators of mma.m16n8k16: c0 c1 at row lane / 4, columns
-     * 2 (lane % 4) + 0, 1; c2 c3 eight rows further down. */
-    const int64_t warp_row = row0 + gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + lane / 4,
-                  warp_col = col0 + gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
-#pragma unroll
-    for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
-#pragma unroll
-        for (int half = 0; half < 2; ++half)
+        for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
 #pragma unroll
             for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
-                store_c_pair(c, m, n, warp_row + 16 * mi + 8 * half, warp_col + 8 * nt,
-                             acc[mi][nt][2 * half], acc[mi][nt][2 * half + 1], pairs);
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    acc[mi][nt][e] = 0.0f;
+        if (t.edge)
+            multiply<V, true>(acc, p, t.bc, next.bc, fill_next, ktiles);
+        else
+            multiply<V, false>(acc, p, t.bc, next.bc, fill_next, ktiles);
+
+        /* The accumulators of mma.m16n8k16: c0 c1 at row lane / 4, columns
+         * 2 (lane % 4) + 0, 1; c2 c3 eight rows further down. */
+        const int64_t warp_row = t.row0 + gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + lane / 4,
+                      warp_col =
+                          t.col0 + gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
+#pragma unroll
+        for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
+#pragma unroll
+            for (int half = 0; half < 2; ++half)
+#pragma unroll
+                for (int nt = 0; nt < 2 * GEMM_TILE_NJ; ++nt)
+                    store_c_pair(c, m, n, warp_row + 16 * mi + 8 * half, warp_col + 8 * nt,
+                                 acc[mi][nt][2 * half], acc[mi][nt][2 * half + 1], pairs);
+        t = next;
+        filled = fill_next;
+    }
+    copy_wait<0>(); /* only empty groups are left; leave none behind */
 }
 
 /* ---- launchers ---- */
+
+/* Blocks of the kernel that fit on the device at once (the persistent
+ * grid's size), asked once a device (every variant takes the same shared
+ * memory and registers). */
+template <typename Kernel> static cudaError_t resident_blocks(Kernel kernel, int bytes, int *blocks)
+{
+    static int known[64];
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess)
+        return err;
+    if (device >= 0 && device < 64 && known[device] > 0) {
+        *blocks = known[device];
+        return cudaSuccess;
+    }
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GEMM_TILE_THREADS,
+                                                            (size_t)bytes);
+    if (err != cudaSuccess)
+        return err;
+    if (per_sm < 1)
+        return cudaErrorInvalidConfiguration;
+    *blocks = sms * per_sm;
+    if (device >= 0 && device < 64)
+        known[device] = *blocks;
+    return cudaSuccess;
+}
 
 template <int V, typename Out>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int pairs, cudaStream_t stream)
 {
     const int bytes = (int)gemm_tile_smem_bytes((enum gemm_tile_variant)V);
+    const auto kernel = gemm_tile_kernel<V, Out>;
     /* More than 48 KiB of dynamic shared memory must be asked for. */
-    cudaError_t err = cudaFuncSetAttribute(gemm_tile_kernel<V, Out>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    int resident = 0;
+    if (err == cudaSuccess)
+        err = resident_blocks(kernel, bytes, &resident);
     if (err != cudaSuccess)
         return err;
-    const unsigned blocks = (unsigned)(gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n));
-    gemm_tile_kernel<V, Out><<<blocks, GEMM_TILE_THREADS, bytes, stream>>>(c, a, b, m, n, k, pairs);
+    const int64_t tiles = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n);
+    const unsigned blocks = (unsigned)(tiles < resident ? tiles : resident);
+    kernel<<<blocks, GEMM_TILE_THREADS, bytes, stream>>>(c, a, b, m, n, k, pairs);
     return cudaGetLastError();
 }
 

@@ -224,7 +224,7 @@ static BF_HD uint32_t gemm_tile_ldmatrix_tile_stride(enum gemm_tile_variant vari
 
 /* ---- the grid ---- */
 
-/* Tiles of C along M and along N; the grid has one block a tile. */
+/* Tiles of C along M and along N (the grid's blocks take them in turn). */
 static BF_HD int64_t gemm_tile_tiles_m(int64_t m)
 {
     return (m + GEMM_TILE_BM - 1) / GEMM_TILE_BM;

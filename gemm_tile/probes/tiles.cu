@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         CHECK(cudaMemcpy(ref.data(), want, ref.size() * 4, cudaMemcpyDeviceToHost));
         printf("  %lldx%lldx%lld cublasGemmEx %.1f TFLOP/s\n", (long long)m, (long long)n,
                (long long)k, flop / ms_cublas / 1e9);
-        for (int v = GEMM_TILE_PADDED; v < GEMM_TILE_VARIANTS; ++v) {
+        for (int v = GEMM_TILE_PADDED; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
             CHECK(cudaMemset(c, 0xff, (size_t)(m * n) * 4));
             const float ms = median_ms(h, v, c, a, b, m, n, k);
             CHECK(cudaMemcpy(got.data(), c, got.size() * 4, cudaMemcpyDeviceToHost));
