@@ -242,6 +242,9 @@ static void data_init(struct data *d, int variant, int type, const struct bf_siz
             float *got = malloc(nc * sizeof *got);
             BF_CHECK_STATUS(got != NULL, "malloc", "out of host memory");
             BF_CHECK(cudaMalloc((void **)&d->d_want, nc * sizeof(float)));
+            /* initcheck does not see cuBLAS's kernels write: without this it
+             * calls every byte copied back uninitialized. */
+            BF_CHECK(cudaMemset(d->d_want, 0, nc * sizeof(float)));
             cublas_ok(cublas_gemm(d, d->d_want, 0, 0), "cublasGemmEx");
             BF_CHECK(cudaMemcpy(got, d->d_want, nc * sizeof(float), cudaMemcpyDeviceToHost));
             for (size_t i = 0; i < nc; ++i)
