@@ -77,8 +77,8 @@ static __device__ __forceinline__ void mma_16816(float d[4], const uint32_t a[4]
  * one, src + i row_step, at K offset 64 kt (its chunk's 8 c is in src), and
  * writes it at its copy 0's offset + i gemm_tile_copy_stride. Copies i >=
  * rows_in read rows past the matrix, and K past k_left is past k: an edge
- * block zero-fills them, so the multiply needs no predicate (k is a multiple
- * of 8: a chunk is wholly inside K or past it). */
+ * tile's copies zero-fill them, so the multiply needs no predicate (k is a
+ * multiple of 8: a chunk is wholly inside K or past it). */
 struct copy_plan {
     const uint16_t *src;
     int64_t row_step, k_left;
@@ -98,9 +98,10 @@ static __device__ __forceinline__ copy_plan plan_copies(const uint16_t *src, int
 }
 
 /* K tile kt into the tile whose copy-0 address for this thread is `at0`. In
- * an interior block (edge false) every copy is inside the matrix; in an edge
- * block the others read nothing and write zeros, `base` (a valid address)
- * standing in for their source. */
+ * an interior tile (edge false) every copy is inside the matrix; with edge
+ * (an edge tile, or any next tile copied ahead) the copies outside read
+ * nothing and write zeros, `base` (a valid address) standing in for their
+ * source. */
 template <int V, int copies, bool edge>
 static __device__ __forceinline__ void copy_tile(uint32_t at0, const copy_plan &p,
                                                  const uint16_t *base, int64_t kt)
@@ -181,9 +182,9 @@ struct pipeline {
 };
 
 /* acc += K tile kt. The fragments of step kk + 1 are read while step kk
- * multiplies, and the last step reads the next K tile's first: its barrier
- * (K tile kt + 1 visible to all, every warp done reading tile kt) comes
- * before the last step's mma, which hides it. With `copies`, K tile
+ * multiplies, and the last step reads the next K tile's first (but in a
+ * tile's last K tile): its barrier (K tile kt + 1 visible to all, every warp
+ * done reading tile kt) comes before the last step's mma, which hides it. With `copies`, K tile
  * fill_kt of `fill` is copied at steps 0 (A) and 1 (B), between mma, into the
  * stage the last barrier freed (fill_edge: with predicates); else the group
  * is empty. Not a predicate on the copies: ncu books an LDGSTS whose
@@ -252,9 +253,9 @@ static __device__ __forceinline__ void fill_prologue(const pipeline &p, const bl
  * cp.async group committed a K tile so that wait_group's count always means
  * "the next K tile has landed". The K tiles run as one stream from tile to
  * tile: the last STAGES - 1 K tiles of a tile copy the first ones of `next`
- * (its copies predicated: it may be an edge tile) where `ahead`, so
- * they land while this tile's C is stored; past the last tile the groups
- * are empty. */
+ * (its copies predicated: it may be an edge tile) where `ahead`, so the
+ * next tile starts with them landed or in flight instead of a prologue
+ * after this one's C; past the last tile the groups are empty. */
 template <int V, bool edge>
 static __device__ __forceinline__ void multiply(warp_acc &acc, pipeline &p, const block_copies &bc,
                                                 const block_copies &next, bool ahead,
@@ -298,9 +299,9 @@ static __device__ __forceinline__ c_tile tile_at(int64_t index, const uint16_t *
 }
 
 /* A persistent grid: block b computes tiles b, b + gridDim.x, ... of C in
- * gemm_tile_block_tile's order, the next tile's first K tiles loading while
- * it stores this one's C. pairs: n is even and c aligned to two elements,
- * so neighbours go out in one store. */
+ * gemm_tile_block_tile's order, the next tile's first K tiles copied in
+ * this one's last. pairs: n is even and c aligned to two elements, so
+ * neighbours go out in one store. */
 template <int V, typename Out>
 __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
     gemm_tile_kernel(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n, int64_t k,
@@ -365,10 +366,10 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
 
 /* ---- launchers ---- */
 
-/* Blocks of the kernel that fit on the device at once (the persistent
- * grid's size), asked once a device (every variant takes the same shared
- * memory and registers). */
-template <typename Kernel> static cudaError_t resident_blocks(Kernel kernel, int bytes, int *blocks)
+/* Blocks of gemm_tile_kernel<V, Out> that fit on the device at once (the
+ * persistent grid's size), asked once a device and kernel: the variants
+ * differ in shared memory (padded's rows are longer) and registers. */
+template <int V, typename Out> static cudaError_t resident_blocks(int bytes, int *blocks)
 {
     static int known[64];
     int device = 0, sms = 0, per_sm = 0;
@@ -381,8 +382,8 @@ template <typename Kernel> static cudaError_t resident_blocks(Kernel kernel, int
     }
     err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GEMM_TILE_THREADS,
-                                                            (size_t)bytes);
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_tile_kernel<V, Out>,
+                                                            GEMM_TILE_THREADS, (size_t)bytes);
     if (err != cudaSuccess)
         return err;
     if (per_sm < 1)
@@ -404,7 +405,7 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     int resident = 0;
     if (err == cudaSuccess)
-        err = resident_blocks(kernel, bytes, &resident);
+        err = resident_blocks<V, Out>(bytes, &resident);
     if (err != cudaSuccess)
         return err;
     const int64_t tiles = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n);

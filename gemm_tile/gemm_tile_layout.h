@@ -281,7 +281,10 @@ static BF_HD int64_t gemm_tile_tiles_k(int64_t k)
 {
     return (k + GEMM_TILE_BK - 1) / GEMM_TILE_BK;
 }
-/* The stage K tile `kt` is loaded into and multiplied from. */
+/* The stage K tile `kt` is loaded into and multiplied from, counting K tiles
+ * from the block's first (the mma.sync kernel's stream runs on from tile to
+ * tile; the model and the CPU test replay a tile from stage 0: every stage
+ * is laid out alike, at a multiple of 1024 bytes). */
 static BF_HD int gemm_tile_stage_of(int64_t kt)
 {
     return (int)(kt % GEMM_TILE_STAGES);

@@ -81,9 +81,10 @@ enum { TYPE_F32, TYPE_F16 };
  * 128; they run different copy code), two K the launcher must refuse (12,
  * 20), and the large ones checked against cublasGemmEx, among them 2000 x
  * 3000 x 264: edges on both sides and a K tail where the wgmma kernel's
- * blocks take several tiles each, and 2000 x 3000 x 256, where the mma.sync
- * kernel's blocks go from an interior tile to an edge one and back with
- * the next tile's first K tiles copied in this one's last. */
+ * blocks take several tiles each, and 2000 x 3000 x 256 and x 192, where
+ * the mma.sync kernel's blocks go from an interior tile to an edge one and
+ * back with the next tile's first K tiles copied in this one's last (with
+ * 3 K tiles the first of them still copies the tile's own third). */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {8, 24, 8}},         {3, {16, 16, 16}},
     {3, {24, 24, 24}},       {3, {40, 40, 40}},       {3, {1, 1, 8}},
@@ -92,7 +93,8 @@ static const struct bf_size test_sizes[] = {
     {3, {129, 127, 72}},     {3, {257, 509, 200}},    {3, {1, 517, 136}},
     {3, {517, 1, 136}},      {3, {300, 600, 128}},    {3, {1000, 1000, 1000}},
     {3, {4096, 4096, 4096}}, {3, {8192, 1024, 8192}}, {3, {1000, 4096, 8192}},
-    {3, {2000, 3000, 264}},  {3, {2000, 3000, 256}},  {3, {8192, 8192, 8192}},
+    {3, {2000, 3000, 264}},  {3, {2000, 3000, 256}},  {3, {2000, 3000, 192}},
+    {3, {8192, 8192, 8192}},
 };
 /* For the sanitizers: 1700 x 2600 has more tiles than an H100 has SMs, so
  * both kernels' blocks take two (edges too): the wgmma kernel wraps its
