@@ -356,82 +356,86 @@ struct transpose_words {
  * accesses, slower global ones. */
 enum transpose_blocks_path { BLOCKS_ALIGNED, BLOCKS_SHIFTED, BLOCKS_ELEMENTS };
 
-template <int E, enum transpose_blocks_path P>
-struct transpose_blocks {
+template <int E, transpose_blocks_path P> struct transpose_blocks {
     typedef typename transpose_elem<E>::type T;
     static constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     typedef typename transpose_cell<K>::type Cell;
     static constexpr bool all_lanes = P == BLOCKS_SHIFTED; /* its store shuffles */
-    T *__restrict__ out; const T *__restrict__ in; const struct transpose_tile & t;
+    T *__restrict__ out;
+    const T *__restrict__ in;
+    const struct transpose_tile &t;
     uint32_t last[K] = {}; /* shifted: this thread's words of its store before */
     int stores = 0;        /* shifted: its stores so far (every step makes one) */
 
-    static __device__ __forceinline__ bool takes(const struct transpose_tile &t){
-        if constexpr (P != BLOCKS_SHIFTED) return true; const int reach = transpose_words::reach;
+    static __device__ __forceinline__ bool takes(const struct transpose_tile &t)
+    {
+        if constexpr (P != BLOCKS_SHIFTED)
+            return true;
+        const int reach = transpose_words::reach;
         const bool whole_rows = t.cols_inside == transpose_tile_width(TRANSPOSE_PACKED, E);
         const int64_t end = t.in_origin + (t.rows_inside - 1) * t.cols + t.cols_inside;
-        return whole_rows && t.in_origin * E >= reach && (t.rows * t.cols - end) * E >= reach;}
+        return whole_rows && t.in_origin * E >= reach && (t.rows * t.cols - end) * E >= reach;
+    }
 
-__device__ __forceinline__ transpose_blocks(void *out, const void *in,
-                                            const struct transpose_tile &t)
-    : out((T *)out), in((const T *)in), t(t)
-{
-}
+    __device__ __forceinline__ transpose_blocks(void *out, const void *in,
+                                                const struct transpose_tile &t)
+        : out((T *)out), in((const T *)in), t(t)
+    {
+    }
 
-__device__ __forceinline__ Cell load(const struct transpose_move &m) const
-{
-    uint32_t w[K];
+    __device__ __forceinline__ Cell load(const struct transpose_move &m) const
+    {
+        uint32_t w[K];
 #pragma unroll
-    for (int i = 0; i < K; ++i) { /* row i of the block */
-        if constexpr (P == BLOCKS_ALIGNED) {
-            w[i] = __ldg((const uint32_t *)(in + m.global + i * t.cols));
-        } else if constexpr (P == BLOCKS_SHIFTED) {
-            /* A row below the matrix reads its last row again (bytes
-             * never stored): no load waits on a branch, so they issue
-             * ahead of the funnel shifts, as many as registers hold. */
-            const int r = min(m.row + i, t.rows_inside - 1) - m.row;
-            w[i] = transpose_words::load(in + m.global + r * t.cols);
-        } else {
-            const T *row = in + m.global + i * t.cols;
-            w[i] = 0;
+        for (int i = 0; i < K; ++i) { /* row i of the block */
+            if constexpr (P == BLOCKS_ALIGNED) {
+                w[i] = __ldg((const uint32_t *)(in + m.global + i * t.cols));
+            } else if constexpr (P == BLOCKS_SHIFTED) {
+                /* A row below the matrix reads its last row again (bytes
+                 * never stored): no load waits on a branch, so they issue
+                 * ahead of the funnel shifts, as many as registers hold. */
+                const int r = min(m.row + i, t.rows_inside - 1) - m.row;
+                w[i] = transpose_words::load(in + m.global + r * t.cols);
+            } else {
+                const T *row = in + m.global + i * t.cols;
+                w[i] = 0;
 #pragma unroll
-            for (int j = 0; j < K; ++j)
-                if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
-                    w[i] |= (uint32_t)__ldg(row + j) << (8 * E * j);
+                for (int j = 0; j < K; ++j)
+                    if (m.row + i < t.rows_inside && m.col + j < t.cols_inside)
+                        w[i] |= (uint32_t)__ldg(row + j) << (8 * E * j);
+            }
+        }
+        transpose_block(w);
+        return transpose_cell<K>::pack(w);
+    }
+
+    __device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
+    {
+        uint32_t w[K];
+        transpose_cell<K>::unpack(c, w);
+        /* The steps go along the output rows first: all but every
+         * ROW_STORES-th continue the rows of the store before. */
+        const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
+        const bool first = m.row == 0;
+        const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
+#pragma unroll
+        for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
+            T *row = out + m.global + i * t.rows;
+            if constexpr (P == BLOCKS_ALIGNED) {
+                if (m.col + i < t.cols_inside)
+                    *(uint32_t *)row = w[i];
+            } else if constexpr (P == BLOCKS_SHIFTED) {
+                transpose_words::store<T>(row, w[i], follows, last[i], first, left);
+                last[i] = w[i];
+            } else if (m.col + i < t.cols_inside) {
+#pragma unroll
+                for (int j = 0; j < K; ++j)
+                    if (m.row + j < t.rows_inside)
+                        row[j] = (T)(w[i] >> (8 * E * j));
+            }
         }
     }
-    transpose_block(w);
-    return transpose_cell<K>::pack(w);
-}
-
-__device__ __forceinline__ void store(const struct transpose_move &m, Cell c)
-{
-    uint32_t w[K];
-    transpose_cell<K>::unpack(c, w);
-    /* The steps go along the output rows first: all but every
-     * ROW_STORES-th continue the rows of the store before. */
-    const bool follows = stores++ % TRANSPOSE_ROW_STORES != 0;
-    const bool first = m.row == 0;
-    const int left = (t.rows_inside - m.row) * E; /* bytes of the output rows from here */
-#pragma unroll
-    for (int i = 0; i < K; ++i) { /* output row m.col + i: word i of the cell */
-        T *row = out + m.global + i * t.rows;
-        if constexpr (P == BLOCKS_ALIGNED) {
-            if (m.col + i < t.cols_inside)
-                *(uint32_t *)row = w[i];
-        } else if constexpr (P == BLOCKS_SHIFTED) {
-            transpose_words::store<T>(row, w[i], follows, last[i], first, left);
-            last[i] = w[i];
-        } else if (m.col + i < t.cols_inside) {
-#pragma unroll
-            for (int j = 0; j < K; ++j)
-                if (m.row + j < t.rows_inside)
-                    row[j] = (T)(w[i] >> (8 * E * j));
-        }
-    }
-}
-}
-;
+};
 
 /* The padded tile of 8- or 16-byte cells, each a 2 x 2 block of halves or a
  * 4 x 4 block of bytes: every shared access a whole cell. Aligned: four
