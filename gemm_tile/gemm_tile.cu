@@ -182,12 +182,12 @@ struct pipeline {
 };
 
 /* acc += K tile kt. The fragments of step kk + 1 are read while step kk
- * multiplies, and the last step reads the next K tile's first (but in a
+ * multiplies, and the last step reads the next K tile's first (except in a
  * tile's last K tile): its barrier (K tile kt + 1 visible to all, every warp
- * done reading tile kt) comes before the last step's mma, which hides it. With `copies`, K tile
- * fill_kt of `fill` is copied at steps 0 (A) and 1 (B), between mma, into the
- * stage the last barrier freed (fill_edge: with predicates); else the group
- * is empty. Not a predicate on the copies: ncu books an LDGSTS whose
+ * done reading tile kt) comes before the last step's mma, which hides it.
+ * With `copies`, K tile fill_kt of `fill` is copied at steps 0 (A) and 1
+ * (B), between mma, into the stage the last barrier freed (fill_edge: with
+ * predicates); else the group is empty. Not a predicate on the copies: ncu books an LDGSTS whose
  * predicate is off at 32 shared wavefronts and 32 sectors
  * (docs/bank-rules.md, "cp.async"), which the model would not see. */
 template <int V, bool fill_edge>

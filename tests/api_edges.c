@@ -3,8 +3,8 @@
  * variant at odd shapes, pointers one element into their allocation (and
  * halves and bytes off 4-byte alignment) and one element short of a 32-byte
  * sector (the transpose shifts its output segments from every phase), each
- * output poisoned with guard
- * bytes on both sides and checked in full against a plain loop; and the
+ * output poisoned with guard bytes on both sides and checked in full
+ * against a plain loop; and the
  * refusals (another element size, misaligned or null pointers, empty shapes,
  * packed above 2 bytes) return cudaErrorInvalidValue with the output
  * untouched. The Hopper GEMM at shapes around its tiles and clusters against
