@@ -456,6 +456,75 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
                         transpose_blocks<E, BLOCKS_ELEMENTS>>(tile, out, in, rows, cols);
 }
 
+/* Packed on aligned shapes (transpose_cells_shape): the tile copied in raw
+ * by cp.async, 16 bytes a lane, chunks placed by transpose_cells_offset; a
+ * copy right of the matrix or below it reads nothing and writes zeros
+ * (src-size 0). Warp w then takes chunk column w (skipped where it lies
+ * right of the matrix), lane q the k rows of cell row q: four cells of
+ * k x k, transposed in registers, their words written along the output
+ * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
+ * tiles in flight. */
+static __device__ __forceinline__ void copy_chunk(void *to, const void *from, bool inside)
+{
+    const unsigned shared = (unsigned)__cvta_generic_to_shared(to);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(from),
+                 "r"(inside ? 16 : 0)
+                 : "memory");
+}
+
+template <int E>
+__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
+    transpose_packed_cells(void *__restrict__ out_, const void *__restrict__ in_, int64_t rows,
+                           int64_t cols)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    __shared__ __align__(
+        128) unsigned char tile[TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16];
+    unsigned char *__restrict__ out = (unsigned char *)out_;
+    const unsigned char *__restrict__ in = (const unsigned char *)in_;
+    const int64_t row_bytes = cols * E, r0 = (int64_t)blockIdx.x * TRANSPOSE_CELLS_ROWS;
+    const int64_t c0 = (int64_t)blockIdx.y * (16 * TRANSPOSE_CELLS_CHUNKS); /* bytes */
+#pragma unroll
+    for (int n = 0; n < TRANSPOSE_CELLS_COPIES; ++n) {
+        int t, j;
+        transpose_cells_copy(threadIdx.x, n, &t, &j);
+        const bool inside = r0 + t < rows && c0 + 16 * j < row_bytes;
+        copy_chunk(tile + transpose_cells_offset(E, t, j),
+                   inside ? in + (r0 + t) * row_bytes + c0 + 16 * j : in, inside);
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory"); /* commits them, and waits */
+    __syncthreads();
+
+    const int j = threadIdx.x / 32; /* the warp's chunk column */
+    if (c0 + 16 * j >= row_bytes)
+        return;
+    const int cell_rows = (int)min((int64_t)TRANSPOSE_CELLS_ROWS, rows - r0) / K;
+#pragma unroll
+    for (int h = 0; h < TRANSPOSE_CELLS_ROWS / K / 32; ++h) {
+        const int q = threadIdx.x % 32 + 32 * h;
+        uint32_t cell[4][K]; /* cell m, row i: word m of the chunk's row K q + i */
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            const uint4 v = *(const uint4 *)(tile + transpose_cells_offset(E, K * q + i, j));
+            cell[0][i] = v.x;
+            cell[1][i] = v.y;
+            cell[2][i] = v.z;
+            cell[3][i] = v.w;
+        }
+        if (q >= cell_rows)
+            continue;
+#pragma unroll
+        for (int m = 0; m < 4; ++m) {
+            transpose_block(cell[m]); /* word e: column K m + e of the chunk */
+#pragma unroll
+            for (int e = 0; e < K; ++e) {
+                const int64_t oc = (c0 + 16 * j) / E + K * m + e;
+                *(uint32_t *)(out + (oc * rows + r0 + K * q) * E) = cell[m][e];
+            }
+        }
+    }
+}
+
 /* ---- launchers ---- */
 
 template <int E>
@@ -483,6 +552,14 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
         break;
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
         if constexpr (E < 4) {
+            if (transpose_cells_takes(E, rows, cols, out, in)) {
+                const dim3 cells_grid(
+                    (unsigned)((rows + TRANSPOSE_CELLS_ROWS - 1) / TRANSPOSE_CELLS_ROWS),
+                    (unsigned)transpose_cells_tile_cols(E, cols));
+                transpose_packed_cells<E>
+                    <<<cells_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
+                break;
+            }
             /* Aligned words for bytes only. On H100 at 16384^2 (2026-11-25):
              * bytes 0.925 of copy aligned, 0.871 shifted (40 registers,
              * three blocks an SM); halves 0.879 aligned, 0.919 shifted (both

@@ -387,4 +387,63 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
     return m;
 }
 
+/* ---- packed on aligned shapes: the tile copied in raw ----
+ *
+ * Where every row is whole cells, a row's bytes are a multiple of 16 and
+ * `in` lies on 16 bytes (`out` on 4), packed takes another kernel
+ * (transpose_packed_cells): its tile is 128 input rows x 256 bytes, copied
+ * straight into shared memory by cp.async, 16 bytes a lane, so a block's
+ * whole tile is in flight with no register holding any of it; each lane
+ * then reads the k rows of its cell row, 16 bytes of each (four cells),
+ * transposes the cells in registers and writes their words, lanes along
+ * the output row. On the H100 (2026-11-26) 0.95-0.96 of copy for bytes and
+ * halves where the register-loaded tile above stops at 0.91-0.94: both the
+ * 256-byte rows (half the rows, and HBM pages, a byte) and the copies are
+ * needed (README, "Element sizes"). */
+#define TRANSPOSE_CELLS_ROWS    128 /* input rows a tile */
+#define TRANSPOSE_CELLS_CHUNKS  16  /* 16-byte chunks a tile row: 256 bytes */
+#define TRANSPOSE_CELLS_THREADS (32 * TRANSPOSE_CELLS_CHUNKS) /* a warp a chunk column */
+#define TRANSPOSE_CELLS_COPIES                                                                     \
+    (TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS / TRANSPOSE_CELLS_THREADS) /* a thread's */
+
+/* Tile columns of the cells kernel's grid (gridDim.y: at most 65535). */
+static BF_HD int64_t transpose_cells_tile_cols(int elem_bytes, int64_t cols)
+{
+    return (cols * elem_bytes + 16 * TRANSPOSE_CELLS_CHUNKS - 1) / (16 * TRANSPOSE_CELLS_CHUNKS);
+}
+
+/* Whether packed takes the cells kernel at this shape (pointers aside:
+ * transpose_cells_takes). */
+static BF_HD bool transpose_cells_shape(int elem_bytes, int64_t rows, int64_t cols)
+{
+    return elem_bytes <= 2 && rows % (4 / elem_bytes) == 0 && cols * elem_bytes % 16 == 0 &&
+           transpose_cells_tile_cols(elem_bytes, cols) <= 65535;
+}
+static BF_HD bool transpose_cells_takes(int elem_bytes, int64_t rows, int64_t cols, const void *out,
+                                        const void *in)
+{
+    return transpose_cells_shape(elem_bytes, rows, cols) && (uintptr_t)in % 16 == 0 &&
+           (uintptr_t)out % 4 == 0;
+}
+
+/* Byte offset in the tile of chunk j of tile row t: the chunks of a row
+ * XORed with its cell row (t / k) mod 16, so that the 8 lanes of a
+ * quarter-warp, reading 8 consecutive cell rows' chunk j, read 8 different
+ * chunks of a 128-byte line (the ideal), and a row's 16 copies still fill
+ * its own 256 bytes. */
+static BF_HD uint32_t transpose_cells_offset(int elem_bytes, int t, int j)
+{
+    const int cell_row = t / (4 / elem_bytes);
+    return 16u * (uint32_t)(t * TRANSPOSE_CELLS_CHUNKS + (j ^ (cell_row % TRANSPOSE_CELLS_CHUNKS)));
+}
+
+/* Copy n of thread `thread`: tile row *t, chunk *j (a warp's 32 lanes copy
+ * two whole tile rows). */
+static BF_HD void transpose_cells_copy(int thread, int n, int *t, int *j)
+{
+    const int id = thread + TRANSPOSE_CELLS_THREADS * n;
+    *t = id / TRANSPOSE_CELLS_CHUNKS;
+    *j = id % TRANSPOSE_CELLS_CHUNKS;
+}
+
 #endif

@@ -1,10 +1,68 @@
 #include "transpose/transpose_model.h"
 
+int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_t rows,
+                          int64_t cols, struct bf_site sites[2])
+{
+    if (variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
+        sites[0] = bf_site_new("cp.async 16 B to the tile (load phase)", bf_cp_async(16));
+        sites[1] = bf_site_new("tile read, 16 B of a cell row (store phase)", bf_ld(16));
+    } else {
+        const int cell = transpose_cell_bytes(variant, elem_bytes);
+        sites[0] = bf_site_new("tile write (load phase)", bf_st(cell));
+        sites[1] = bf_site_new("tile read (store phase)", bf_ld(cell));
+    }
+    return 2;
+}
+
+/* The cells kernel's tile (transpose_packed_cells): its copies, each lane's
+ * global address within its 128-byte line (`in` from cudaMalloc: on a
+ * line) and its chunk's place in the tile, a copy right of or below the
+ * matrix reading nothing; then each warp whose chunk column is inside reads
+ * the K rows of its lanes' cell rows, every lane. */
+static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
+                             int64_t tile_col, const struct bf_bank_rules *rules,
+                             struct bf_site *copy, struct bf_site *read)
+{
+    const int k = 4 / elem_bytes;
+    const int64_t row_bytes = cols * elem_bytes, r0 = tile_row * TRANSPOSE_CELLS_ROWS;
+    const int64_t c0 = tile_col * 16 * TRANSPOSE_CELLS_CHUNKS;
+    for (int warp = 0; warp < TRANSPOSE_CELLS_THREADS / BF_WARP; ++warp) {
+        for (int n = 0; n < TRANSPOSE_CELLS_COPIES; ++n) {
+            uint64_t global[BF_WARP];
+            uint32_t shared[BF_WARP], zero = 0;
+            for (int lane = 0; lane < BF_WARP; ++lane) {
+                int t, j;
+                transpose_cells_copy(warp * BF_WARP + lane, n, &t, &j);
+                const bool inside = r0 + t < rows && c0 + 16 * j < row_bytes;
+                global[lane] = inside ? (uint64_t)((r0 + t) * row_bytes + c0 + 16 * j) : 0;
+                shared[lane] = transpose_cells_offset(elem_bytes, t, j);
+                zero |= (uint32_t)!inside << lane;
+            }
+            bf_site_add_ldgsts(copy, global, shared, ~0u, zero);
+        }
+        const int j = warp;
+        if (c0 + 16 * j >= row_bytes)
+            continue;
+        for (int h = 0; h < TRANSPOSE_CELLS_ROWS / k / BF_WARP; ++h)
+            for (int i = 0; i < k; ++i) {
+                uint32_t addr[BF_WARP];
+                for (int lane = 0; lane < BF_WARP; ++lane)
+                    addr[lane] =
+                        transpose_cells_offset(elem_bytes, k * (lane + BF_WARP * h) + i, j);
+                bf_site_add(read, rules, addr, ~0u);
+            }
+    }
+}
+
 void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_t rows,
                           int64_t cols, int out_phase, int64_t tile_row, int64_t tile_col,
                           const struct bf_bank_rules *rules, struct bf_site *write,
                           struct bf_site *read)
 {
+    if (variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
+        model_cells_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
+        return;
+    }
     const struct transpose_tile t =
         transpose_tile_at(variant, elem_bytes, rows, cols, out_phase, tile_row, tile_col);
     /* blockDim.x is 32, so warp w of the block is the threads with ty == w. */
@@ -42,16 +100,36 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
     const enum transpose_variant v = (enum transpose_variant)variant;
     const int64_t rows = size->dim[0], cols = size->dim[1];
     if (v == TRANSPOSE_NAIVE || transpose_refusal_elem(v, elem_bytes, rows, cols) != NULL)
-        return 0;            /* no shared memory, or no launch */
+        return 0; /* no shared memory, or no launch */
+    transpose_model_sites(v, elem_bytes, rows, cols, sites);
+    if (v == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
+        /* Every whole tile makes the same requests (a tile spans 128 rows and
+         * 256 bytes: each row starts at the same place in its 128-byte line
+         * in every tile); one of each kind: whole, bottom edge, right edge,
+         * corner. */
+        const int64_t full_r = rows / TRANSPOSE_CELLS_ROWS,
+                      full_c = cols * elem_bytes / (16 * TRANSPOSE_CELLS_CHUNKS);
+        for (int bottom = 0; bottom <= (rows % TRANSPOSE_CELLS_ROWS != 0); ++bottom)
+            for (int right = 0; right <= (full_c < transpose_cells_tile_cols(elem_bytes, cols));
+                 ++right) {
+                const int64_t count = (bottom ? 1 : full_r) * (right ? 1 : full_c);
+                if (count == 0)
+                    continue;
+                struct bf_site one[2];
+                transpose_model_sites(v, elem_bytes, rows, cols, one);
+                model_cells_tile(elem_bytes, rows, cols, bottom ? full_r : 0, right ? full_c : 0,
+                                 rules, &one[0], &one[1]);
+                bf_site_merge(&sites[0], &one[0], (uint64_t)count);
+                bf_site_merge(&sites[1], &one[1], (uint64_t)count);
+            }
+        return 2;
+    }
     const int out_phase = 0; /* `out` from cudaMalloc starts on a sector */
     const int64_t height = transpose_tile_height(v, elem_bytes);
     const int64_t width = transpose_tile_width(v, elem_bytes);
     const int64_t full_r = rows / height, full_c = cols / width;
     const int64_t grid_r = transpose_grid_rows(v, elem_bytes, rows, out_phase);
     const int edge_c = cols % width != 0;
-    const int cell = transpose_cell_bytes(v, elem_bytes);
-    sites[0] = bf_site_new("tile write (load phase)", bf_st(cell));
-    sites[1] = bf_site_new("tile read (store phase)", bf_ld(cell));
 
     /* A tile's requests depend only on which of its rows and columns lie
      * inside the matrix (the output rows' shifts are the same in every tile:
@@ -68,8 +146,8 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
             const int64_t across = right ? 1 : full_c;
             if (across == 0)
                 continue;
-            struct bf_site one[2] = {bf_site_new(sites[0].name, sites[0].access),
-                                     bf_site_new(sites[1].name, sites[1].access)};
+            struct bf_site one[2];
+            transpose_model_sites(v, elem_bytes, rows, cols, one);
             transpose_model_tile(v, elem_bytes, rows, cols, out_phase, tile_row, right ? full_c : 0,
                                  rules, &one[0], &one[1]);
             bf_site_merge(&sites[0], &one[0], (uint64_t)(count * across));
