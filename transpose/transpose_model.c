@@ -5,7 +5,7 @@ int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_
 {
     if (variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
         sites[0] = bf_site_new("cp.async 16 B to the tile (load phase)", bf_cp_async(16));
-        sites[1] = bf_site_new("tile read, 16 B of a cell row (store phase)", bf_ld(16));
+        sites[1] = bf_site_new("tile read by 16 B (store phase)", bf_ld(16));
     } else {
         const int cell = transpose_cell_bytes(variant, elem_bytes);
         sites[0] = bf_site_new("tile write (load phase)", bf_st(cell));
