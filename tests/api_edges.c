@@ -3,12 +3,12 @@
  * variant at odd shapes, pointers one element into their allocation (and
  * halves and bytes off 4-byte alignment) and one element short of a 32-byte
  * sector (the transpose shifts its output segments from every phase), packed
- * bytes and halves with `in` on 16 bytes and `out` off them (its cells
- * kernel), each output poisoned with guard bytes on both sides and checked
- * in full against a plain loop; and the
- * refusals (another element size, misaligned or null pointers, empty shapes,
- * packed above 2 bytes) return cudaErrorInvalidValue with the output
- * untouched. The Hopper GEMM at shapes around its tiles and clusters against
+ * bytes and halves with `in` on 16 bytes and `out` on a sector off the
+ * lines (its cells kernel) and just off what it takes, each output poisoned
+ * with guard bytes on both sides and checked in full against a plain loop;
+ * and the refusals (another element size, misaligned or null pointers,
+ * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
+ * output untouched. The Hopper GEMM at shapes around its tiles and clusters against
  * exact small-integer products. No GPU: exit 77. */
 #include <stdint.h>
 #include <stdio.h>
@@ -89,17 +89,18 @@ static const char *const variant_names[TRANSPOSE_VARIANTS] = {"naive", "conflict
 /* One transpose through the API, `in` and `out` in_offset and out_offset
  * bytes into their allocations, checked in full against a plain loop. */
 static void transpose_case_at(enum transpose_variant v, int elem, int64_t rows, int64_t cols,
-                              size_t in_offset, size_t offset)
+                              size_t in_offset, size_t out_offset)
 {
     const size_t bytes = (size_t)(rows * cols) * (size_t)elem;
     unsigned char *in = malloc(bytes), *out = malloc(bytes);
     for (size_t i = 0; i < bytes; ++i)
         in[i] = random_byte();
+    const size_t offset = out_offset;
     struct buffer d_in = buffer_new(bytes, in_offset), d_out = buffer_new(bytes, offset);
     CHECK(cudaMemcpy(d_in.at, in, bytes, cudaMemcpyHostToDevice));
     const cudaError_t err = transpose(v, elem, d_out.at, d_in.at, rows, cols, 0);
     char what[160];
-    snprintf(what, sizeof what, "transpose %s, %d-byte elements, %lldx%lld, %zu bytes in (in: %zu)",
+    snprintf(what, sizeof what, "transpose %s, %d-byte elements, %lldx%lld, out +%zu, in +%zu",
              variant_names[v], elem, (long long)rows, (long long)cols, offset, in_offset);
     if (err != cudaSuccess) {
         fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
@@ -170,14 +171,17 @@ static void transposes(void)
                                (size_t)(32 - elems[e]));
             }
         }
-    /* Packed's cells kernel (`in` on 16 bytes, `out` on 4, rows of 16-byte
-     * multiples) with `out` off 16 bytes, edge tiles on both sides, and a
-     * row that just misses it (cols x elem not a multiple of 16). */
+    /* Packed's cells kernel (`in` on 16 bytes, `out` on a sector, rows x
+     * elem a multiple of 32, cols x elem of 16) with both pointers off the
+     * 128-byte lines, edge tiles on both sides; and beside it what just
+     * misses it, taking the register-loaded tile: `out` off the sector, a
+     * row 4 bytes short of 16, rows off the sectors. */
     for (int elem = 1; elem <= 2; ++elem) {
-        transpose_case_at(TRANSPOSE_PACKED, elem, 132, 272, 16, 4);
-        transpose_case_at(TRANSPOSE_PACKED, elem, 132, 272, 16, 12);
-        transpose_case_at(TRANSPOSE_PACKED, elem, 260, 1040, 48, 20);
-        transpose_case_at(TRANSPOSE_PACKED, elem, 132, 276, 16, 4);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 160, 272, 16, 32);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 288, 1040, 48, 96);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 160, 272, 16, 4);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 160, 276, 16, 32);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 164, 272, 16, 32);
     }
     transpose_refused(TRANSPOSE_PADDED, 3, 8, 8, 0, 0, "a 3-byte element");
     transpose_refused(TRANSPOSE_PADDED, 0, 8, 8, 0, 0, "a 0-byte element");

@@ -146,10 +146,10 @@ static void test_tiled_sites(void)
  * corner) and counts the rest; replaying every tile must give the same counts. */
 static void test_interior_shortcut(void)
 {
-    const struct bf_size s[] = {{2, {100, 37}}, {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
-                                {2, {200, 31}}, {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}},
-                                {2, {60, 70}},  {2, {127, 65}}, {2, {190, 3}},  {2, {260, 520}},
-                                {2, {4, 16}},   {2, {132, 40}}, {2, {256, 264}}};
+    const struct bf_size s[] = {{2, {100, 37}},   {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
+                                {2, {200, 31}},   {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}},
+                                {2, {60, 70}},    {2, {127, 65}}, {2, {190, 3}},  {2, {160, 272}},
+                                {2, {288, 1040}}, {2, {32, 16}},  {2, {256, 528}}};
     struct combo combos[NTILED * NSIZES];
     const int ncombos = tiled_combos(combos);
     for (int c = 0; c < ncombos; ++c)
@@ -282,42 +282,40 @@ static void test_layouts_are_permutations(void)
  * reference, byte for byte, with nothing written twice or outside. */
 static void test_cells_emulated(void)
 {
-    const int64_t cases[][2] = {{4, 16},    {128, 256},   {132, 272},
-                                {260, 528}, {1028, 1040}, {8, 4112}};
+    const int64_t cases[][2] = {{32, 16},   {128, 256},   {160, 272},
+                                {288, 528}, {1056, 1040}, {32, 4112}};
     static unsigned char tile[TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16];
     for (int elem = 1; elem <= 2; ++elem)
         for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
-            const int64_t rows = cases[c][0], cols = cases[c][1], row_bytes = cols * elem;
-            const int k = 4 / elem;
+            const int64_t rows = cases[c][0], cols = cases[c][1];
+            const int k = transpose_pack(TRANSPOSE_PACKED, elem);
             EXPECT(transpose_cells_shape(elem, rows, cols), "%d-byte %lldx%lld: a cells shape",
                    elem, (long long)rows, (long long)cols);
-            const size_t bytes = (size_t)(rows * row_bytes);
+            const size_t bytes = (size_t)(rows * cols * elem);
             unsigned char *in = malloc(bytes), *out = malloc(bytes), *want = malloc(bytes);
             unsigned char *times = calloc(bytes, 1);
             for (size_t b = 0; b < bytes; ++b)
                 in[b] = (unsigned char)(b * 2654435761u >> 13);
             transpose_ref(want, in, elem, rows, cols);
             memset(out, 0xa5, bytes);
+            int outside = 0;
             const int64_t grid_r = (rows + TRANSPOSE_CELLS_ROWS - 1) / TRANSPOSE_CELLS_ROWS;
             for (int64_t tr = 0; tr < grid_r; ++tr)
                 for (int64_t tc = 0; tc < transpose_cells_tile_cols(elem, cols); ++tc) {
-                    const int64_t r0 = tr * TRANSPOSE_CELLS_ROWS,
-                                  c0 = tc * 16 * TRANSPOSE_CELLS_CHUNKS;
                     for (int thread = 0; thread < TRANSPOSE_CELLS_THREADS; ++thread)
                         for (int n = 0; n < TRANSPOSE_CELLS_COPIES; ++n) {
                             int t, j;
                             transpose_cells_copy(thread, n, &t, &j);
                             unsigned char *to = tile + transpose_cells_offset(elem, t, j);
-                            if (r0 + t < rows && c0 + 16 * j < row_bytes)
-                                memcpy(to, in + (r0 + t) * row_bytes + c0 + 16 * j, 16);
+                            if (transpose_cells_inside(elem, rows, cols, tr, tc, t, j))
+                                memcpy(to, in + transpose_cells_in_byte(elem, cols, tr, tc, t, j),
+                                       16);
                             else
                                 memset(to, 0, 16);
                         }
-                    const int64_t left = rows - r0;
-                    const int cell_rows =
-                        (int)(left < TRANSPOSE_CELLS_ROWS ? left : TRANSPOSE_CELLS_ROWS) / k;
+                    const int cell_rows = transpose_cells_rows_inside(elem, rows, tr);
                     for (int j = 0; j < TRANSPOSE_CELLS_CHUNKS; ++j) { /* warp j */
-                        if (c0 + 16 * j >= row_bytes)
+                        if (!transpose_cells_column_inside(elem, cols, tc, j))
                             continue;
                         for (int q = 0; q < TRANSPOSE_CELLS_ROWS / k; ++q) {
                             unsigned char row[4][16]; /* the chunk of cell row q's rows */
@@ -329,12 +327,16 @@ static void test_cells_emulated(void)
                             /* word e of cell m: element e of word m of each row, in row order */
                             for (int m = 0; m < 4; ++m)
                                 for (int e = 0; e < k; ++e) {
-                                    const int64_t oc = (c0 + 16 * j) / elem + k * m + e;
-                                    const size_t at = (size_t)((oc * rows + r0 + k * q) * elem);
+                                    const int64_t at =
+                                        transpose_cells_out_byte(elem, rows, tr, tc, j, q, m, e);
+                                    if (at < 0 || at + 4 > (int64_t)bytes) {
+                                        outside = 1;
+                                        continue;
+                                    }
                                     for (int i = 0; i < k; ++i) {
-                                        memcpy(out + at + (size_t)(i * elem),
-                                               row[i] + 4 * m + e * elem, (size_t)elem);
-                                        times[at + (size_t)(i * elem)]++;
+                                        memcpy(out + at + i * elem, row[i] + 4 * m + e * elem,
+                                               (size_t)elem);
+                                        times[at + i * elem]++;
                                     }
                                 }
                         }
@@ -343,18 +345,24 @@ static void test_cells_emulated(void)
             int once = 1;
             for (size_t b = 0; b < bytes; b += (size_t)elem)
                 once &= times[b] == 1;
-            EXPECT(once && memcmp(out, want, bytes) == 0,
-                   "cells kernel emulated, %d-byte %lldx%lld: the transpose, each element once",
+            EXPECT(!outside && once && memcmp(out, want, bytes) == 0,
+                   "cells kernel emulated, %d-byte %lldx%lld: the transpose, each element once, "
+                   "nothing outside",
                    elem, (long long)rows, (long long)cols);
             free(in);
             free(out);
             free(want);
             free(times);
         }
-    EXPECT(!transpose_cells_shape(1, 6, 16) && !transpose_cells_shape(1, 8, 20) &&
-               !transpose_cells_shape(2, 3, 8) && !transpose_cells_shape(4, 8, 16) &&
-               !transpose_cells_shape(1, 4, (int64_t)16 * TRANSPOSE_CELLS_CHUNKS * 65536),
-           "cells: whole cells, 16-byte rows, bytes and halves, a grid that fits");
+    const int64_t most = (int64_t)16 * TRANSPOSE_CELLS_CHUNKS * 65535; /* bytes of 65535 tiles */
+    EXPECT(!transpose_cells_shape(1, 6, 16) && !transpose_cells_shape(1, 36, 16) &&
+               !transpose_cells_shape(2, 24, 8) && !transpose_cells_shape(1, 32, 20) &&
+               !transpose_cells_shape(2, 3, 8) && !transpose_cells_shape(4, 32, 16) &&
+               !transpose_cells_shape(0, 32, 16) && !transpose_cells_shape(1, 32, most + 16),
+           "cells: whole cells, output rows on sectors, 16-byte input rows, bytes and halves, a "
+           "grid that fits");
+    EXPECT(transpose_cells_shape(1, 32, most) && transpose_cells_shape(2, 16, most / 2),
+           "cells: 65535 tile columns fit");
 }
 
 static void test_reference(void)

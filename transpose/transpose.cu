@@ -463,7 +463,7 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
  * right of the matrix), lane q the k rows of cell row q: four cells of
  * k x k, transposed in registers, their words written along the output
  * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
- * tiles in flight. */
+ * tiles in flight. Needs sm_80 (cp.async). */
 static __device__ __forceinline__ void copy_chunk(void *to, const void *from, bool inside)
 {
     const unsigned shared = (unsigned)__cvta_generic_to_shared(to);
@@ -482,23 +482,23 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
         128) unsigned char tile[TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16];
     unsigned char *__restrict__ out = (unsigned char *)out_;
     const unsigned char *__restrict__ in = (const unsigned char *)in_;
-    const int64_t row_bytes = cols * E, r0 = (int64_t)blockIdx.x * TRANSPOSE_CELLS_ROWS;
-    const int64_t c0 = (int64_t)blockIdx.y * (16 * TRANSPOSE_CELLS_CHUNKS); /* bytes */
+    const int64_t tile_row = blockIdx.x, tile_col = blockIdx.y;
 #pragma unroll
     for (int n = 0; n < TRANSPOSE_CELLS_COPIES; ++n) {
         int t, j;
         transpose_cells_copy(threadIdx.x, n, &t, &j);
-        const bool inside = r0 + t < rows && c0 + 16 * j < row_bytes;
+        const bool inside = transpose_cells_inside(E, rows, cols, tile_row, tile_col, t, j);
         copy_chunk(tile + transpose_cells_offset(E, t, j),
-                   inside ? in + (r0 + t) * row_bytes + c0 + 16 * j : in, inside);
+                   inside ? in + transpose_cells_in_byte(E, cols, tile_row, tile_col, t, j) : in,
+                   inside);
     }
     asm volatile("cp.async.wait_all;\n" ::: "memory"); /* commits them, and waits */
     __syncthreads();
 
     const int j = threadIdx.x / 32; /* the warp's chunk column */
-    if (c0 + 16 * j >= row_bytes)
+    if (!transpose_cells_column_inside(E, cols, tile_col, j))
         return;
-    const int cell_rows = (int)min((int64_t)TRANSPOSE_CELLS_ROWS, rows - r0) / K;
+    const int cell_rows = transpose_cells_rows_inside(E, rows, tile_row);
 #pragma unroll
     for (int h = 0; h < TRANSPOSE_CELLS_ROWS / K / 32; ++h) {
         const int q = threadIdx.x % 32 + 32 * h;
@@ -517,10 +517,9 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
         for (int m = 0; m < 4; ++m) {
             transpose_block(cell[m]); /* word e: column K m + e of the chunk */
 #pragma unroll
-            for (int e = 0; e < K; ++e) {
-                const int64_t oc = (c0 + 16 * j) / E + K * m + e;
-                *(uint32_t *)(out + (oc * rows + r0 + K * q) * E) = cell[m][e];
-            }
+            for (int e = 0; e < K; ++e)
+                *(uint32_t *)(out + transpose_cells_out_byte(E, rows, tile_row, tile_col, j, q, m,
+                                                             e)) = cell[m][e];
         }
     }
 }

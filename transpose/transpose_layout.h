@@ -389,17 +389,20 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
 
 /* ---- packed on aligned shapes: the tile copied in raw ----
  *
- * Where every row is whole cells, a row's bytes are a multiple of 16 and
- * `in` lies on 16 bytes (`out` on 4), packed takes another kernel
- * (transpose_packed_cells): its tile is 128 input rows x 256 bytes, copied
- * straight into shared memory by cp.async, 16 bytes a lane, so a block's
- * whole tile is in flight with no register holding any of it; each lane
- * then reads the k rows of its cell row, 16 bytes of each (four cells),
- * transposes the cells in registers and writes their words, lanes along
- * the output row. On the H100 (2026-11-26) 0.95-0.96 of copy for bytes and
- * halves where the register-loaded tile above stops at 0.91-0.94: both the
- * 256-byte rows (half the rows, and HBM pages, a byte) and the copies are
- * needed (README, "Element sizes"). */
+ * Where every output row starts on a 32-byte sector (rows x elem_bytes a
+ * multiple of 32, `out` on a sector), every input row on 16 bytes (cols x
+ * elem_bytes a multiple of 16, `in` on 16 bytes) and rows are whole cells,
+ * packed takes another kernel (transpose_packed_cells): its tile is 128
+ * input rows x 256 bytes, copied straight into shared memory by cp.async,
+ * 16 bytes a lane, so a block's whole tile is in flight with no register
+ * holding any of it; each lane then reads the k rows of its cell row, 16
+ * bytes of each (four cells), transposes the cells in registers and writes
+ * their words, lanes along the output row. On the H100 (2026-11-26) 0.95-0.96
+ * of copy for bytes and halves where the register-loaded tile above stops
+ * at 0.91-0.94: both the 256-byte rows (half as many rows a byte, so half
+ * the DRAM pages opened) and the copies are needed (README, "Element
+ * sizes"). With output rows off the sectors it loses to that tile (halves
+ * at 7916x8208 1.18x its time, bytes 1.05x), so it does not take them. */
 #define TRANSPOSE_CELLS_ROWS    128 /* input rows a tile */
 #define TRANSPOSE_CELLS_CHUNKS  16  /* 16-byte chunks a tile row: 256 bytes */
 #define TRANSPOSE_CELLS_THREADS (32 * TRANSPOSE_CELLS_CHUNKS) /* a warp a chunk column */
@@ -416,24 +419,26 @@ static BF_HD int64_t transpose_cells_tile_cols(int elem_bytes, int64_t cols)
  * transpose_cells_takes). */
 static BF_HD bool transpose_cells_shape(int elem_bytes, int64_t rows, int64_t cols)
 {
-    return elem_bytes <= 2 && rows % (4 / elem_bytes) == 0 && cols * elem_bytes % 16 == 0 &&
+    return (elem_bytes == 1 || elem_bytes == 2) &&
+           rows % transpose_pack(TRANSPOSE_PACKED, elem_bytes) == 0 &&
+           rows * elem_bytes % TRANSPOSE_SECTOR == 0 && cols * elem_bytes % 16 == 0 &&
            transpose_cells_tile_cols(elem_bytes, cols) <= 65535;
 }
 static BF_HD bool transpose_cells_takes(int elem_bytes, int64_t rows, int64_t cols, const void *out,
                                         const void *in)
 {
     return transpose_cells_shape(elem_bytes, rows, cols) && (uintptr_t)in % 16 == 0 &&
-           (uintptr_t)out % 4 == 0;
+           (uintptr_t)out % TRANSPOSE_SECTOR == 0;
 }
 
 /* Byte offset in the tile of chunk j of tile row t: the chunks of a row
  * XORed with its cell row (t / k) mod 16, so that the 8 lanes of a
- * quarter-warp, reading 8 consecutive cell rows' chunk j, read 8 different
- * chunks of a 128-byte line (the ideal), and a row's 16 copies still fill
- * its own 256 bytes. */
+ * quarter-warp, reading chunk j of 8 consecutive cell rows, read 8
+ * different 16-byte groups of banks (the ideal), and a row's 16 copies
+ * still fill its own 256 bytes. */
 static BF_HD uint32_t transpose_cells_offset(int elem_bytes, int t, int j)
 {
-    const int cell_row = t / (4 / elem_bytes);
+    const int cell_row = t / transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     return 16u * (uint32_t)(t * TRANSPOSE_CELLS_CHUNKS + (j ^ (cell_row % TRANSPOSE_CELLS_CHUNKS)));
 }
 
@@ -444,6 +449,48 @@ static BF_HD void transpose_cells_copy(int thread, int n, int *t, int *j)
     const int id = thread + TRANSPOSE_CELLS_THREADS * n;
     *t = id / TRANSPOSE_CELLS_CHUNKS;
     *j = id % TRANSPOSE_CELLS_CHUNKS;
+}
+
+/* Whether chunk column j of tile column tile_col lies inside the matrix
+ * (else its warp reads nothing and stores nothing); whether tile (tile_row,
+ * tile_col)'s chunk j of tile row t does (else its copy reads nothing and
+ * writes zeros), and where it starts in `in`, in bytes. */
+static BF_HD bool transpose_cells_column_inside(int elem_bytes, int64_t cols, int64_t tile_col,
+                                                int j)
+{
+    return tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j < cols * elem_bytes;
+}
+static BF_HD bool transpose_cells_inside(int elem_bytes, int64_t rows, int64_t cols,
+                                         int64_t tile_row, int64_t tile_col, int t, int j)
+{
+    return tile_row * TRANSPOSE_CELLS_ROWS + t < rows &&
+           transpose_cells_column_inside(elem_bytes, cols, tile_col, j);
+}
+static BF_HD int64_t transpose_cells_in_byte(int elem_bytes, int64_t cols, int64_t tile_row,
+                                             int64_t tile_col, int t, int j)
+{
+    return (tile_row * TRANSPOSE_CELLS_ROWS + t) * (cols * elem_bytes) +
+           tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j;
+}
+
+/* Cell rows of tile row tile_row inside the matrix: lanes q past them read
+ * the tile (zeros) and store nothing. */
+static BF_HD int transpose_cells_rows_inside(int elem_bytes, int64_t rows, int64_t tile_row)
+{
+    const int64_t left = rows - tile_row * TRANSPOSE_CELLS_ROWS;
+    return (int)(left < TRANSPOSE_CELLS_ROWS ? left : TRANSPOSE_CELLS_ROWS) /
+           transpose_pack(TRANSPOSE_PACKED, elem_bytes);
+}
+
+/* Where, in bytes of `out`, the lane of cell row q writes word e of cell m
+ * of chunk column j: output row (the chunk's first column) + k m + e, from
+ * input row tile_row x 128 + k q on. */
+static BF_HD int64_t transpose_cells_out_byte(int elem_bytes, int64_t rows, int64_t tile_row,
+                                              int64_t tile_col, int j, int q, int m, int e)
+{
+    const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
+    const int64_t oc = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / elem_bytes + k * m + e;
+    return (oc * rows + tile_row * TRANSPOSE_CELLS_ROWS + k * q) * elem_bytes;
 }
 
 #endif

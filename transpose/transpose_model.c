@@ -15,17 +15,15 @@ int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_
 }
 
 /* The cells kernel's tile (transpose_packed_cells): its copies, each lane's
- * global address within its 128-byte line (`in` from cudaMalloc: on a
- * line) and its chunk's place in the tile, a copy right of or below the
- * matrix reading nothing; then each warp whose chunk column is inside reads
- * the K rows of its lanes' cell rows, every lane. */
+ * byte offset in `in` (from cudaMalloc: on a 128-byte line) and its chunk's
+ * place in the tile, a copy right of or below the matrix reading nothing;
+ * then each warp whose chunk column is inside reads the k rows of its
+ * lanes' cell rows, every lane. */
 static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
                              int64_t tile_col, const struct bf_bank_rules *rules,
                              struct bf_site *copy, struct bf_site *read)
 {
-    const int k = 4 / elem_bytes;
-    const int64_t row_bytes = cols * elem_bytes, r0 = tile_row * TRANSPOSE_CELLS_ROWS;
-    const int64_t c0 = tile_col * 16 * TRANSPOSE_CELLS_CHUNKS;
+    const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     for (int warp = 0; warp < TRANSPOSE_CELLS_THREADS / BF_WARP; ++warp) {
         for (int n = 0; n < TRANSPOSE_CELLS_COPIES; ++n) {
             uint64_t global[BF_WARP];
@@ -33,15 +31,18 @@ static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
             for (int lane = 0; lane < BF_WARP; ++lane) {
                 int t, j;
                 transpose_cells_copy(warp * BF_WARP + lane, n, &t, &j);
-                const bool inside = r0 + t < rows && c0 + 16 * j < row_bytes;
-                global[lane] = inside ? (uint64_t)((r0 + t) * row_bytes + c0 + 16 * j) : 0;
+                const bool inside =
+                    transpose_cells_inside(elem_bytes, rows, cols, tile_row, tile_col, t, j);
+                global[lane] = inside ? (uint64_t)transpose_cells_in_byte(elem_bytes, cols,
+                                                                          tile_row, tile_col, t, j)
+                                      : 0;
                 shared[lane] = transpose_cells_offset(elem_bytes, t, j);
                 zero |= (uint32_t)!inside << lane;
             }
             bf_site_add_ldgsts(copy, global, shared, ~0u, zero);
         }
         const int j = warp;
-        if (c0 + 16 * j >= row_bytes)
+        if (!transpose_cells_column_inside(elem_bytes, cols, tile_col, j))
             continue;
         for (int h = 0; h < TRANSPOSE_CELLS_ROWS / k / BF_WARP; ++h)
             for (int i = 0; i < k; ++i) {

@@ -44,21 +44,21 @@ static const int elem_bytes[TYPES] = {
 /* Edges of every kind: 1, tile - 1, tile + 1, primes, long thin shapes, and
  * more tile columns than gridDim.y takes (65535), so blocks walk several tiles.
  * Packed bytes and halves take the cells kernel (transpose_cells_shape) at
- * 32x32, 64x96, 1028x1040 (bottom and right edge tiles of 128 x 256 bytes
+ * 32x32, 64x96, 1056x1040 (bottom and right edge tiles of 128 x 256 bytes
  * beside whole ones) and 8192x8192, when `in` and `out` are cudaMalloc's. */
 static const struct bf_size test_sizes[] = {
     {2, {1, 1}},       {2, {1, 31}},      {2, {31, 1}},      {2, {1, 4099}},    {2, {4099, 1}},
     {2, {31, 33}},     {2, {32, 32}},     {2, {33, 31}},     {2, {63, 65}},     {2, {64, 96}},
     {2, {65, 63}},     {2, {33, 4097}},   {2, {4097, 33}},   {2, {257, 509}},   {2, {1021, 1031}},
-    {2, {1028, 1040}}, {2, {4096, 4095}}, {2, {2097185, 3}}, {2, {3, 2097185}}, {2, {1, 4194319}},
+    {2, {1056, 1040}}, {2, {4096, 4095}}, {2, {2097185, 3}}, {2, {3, 2097185}}, {2, {1, 4194319}},
     {2, {4194319, 1}}, {2, {7919, 8209}}, {2, {8192, 8192}},
 };
 
 /* For the sanitizers, which run each kernel 10-100x slower; still edges, and
- * still a grid that makes blocks loop over tiles (132x272: the cells kernel's
+ * still a grid that makes blocks loop over tiles (160x272: the cells kernel's
  * edge tiles). */
 static const struct bf_size quick_sizes[] = {
-    {2, {1, 1}},      {2, {31, 33}},   {2, {132, 272}},
+    {2, {1, 1}},      {2, {31, 33}},   {2, {160, 272}},
     {2, {129, 4097}}, {2, {257, 509}}, {2, {1, 2097185}},
 };
 
@@ -76,9 +76,11 @@ static const unsigned bench_types[] = {
 /* For ncu: whole tiles and edge tiles, each in one wave of blocks (256
  * blocks of fp32; an H100 holds 4 x 132), the edge tiles again with output
  * rows off the sectors for every element size (999 rows: the tiles read
- * rows above theirs), and 16384 blocks, many waves. */
+ * rows above theirs), packed's cells kernel at edge tiles (1056x1040: its
+ * copies' zero fill, a bottom tile, halves' rows off the 128-byte lines),
+ * and 16384 blocks, many waves. */
 static const struct bf_size hw_sizes[] = {
-    {2, {1024, 1024}}, {2, {1000, 999}}, {2, {999, 1000}}, {2, {8192, 8192}}};
+    {2, {1024, 1024}}, {2, {1000, 999}}, {2, {999, 1000}}, {2, {1056, 1040}}, {2, {8192, 8192}}};
 
 /* The sweep (fp32 alone: sweep_types): squares 64 ... 16384 (x2; 32 KiB to
  * 2 GiB moved) and odd shapes: edge tiles on both sides, a prime pair, and a

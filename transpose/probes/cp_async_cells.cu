@@ -1,16 +1,19 @@
 /* Packed bytes and halves at 0.95 of copy on aligned shapes: the tile
- * copied in raw, 256 bytes of each input row, by cp.async.
+ * copied in raw, 256 bytes of each input row, by cp.async. The probe that
+ * became the library's cells kernel (transpose_packed_cells, f705d13); kept
+ * for the tile shapes the README compares (-DTILE_ROWS, -DCHUNKS).
  *
- * The library's packed kernel (4x4 byte or 2x2 half cells, each loaded
- * into registers, transposed with prmt and written to a padded tile as one
- * 16- or 8-byte access) stops at 0.93 / 0.92 of copy at 16384^2 on the
- * H100, and every reshaping of it tried stopped there too: wider tiles,
- * every load issued first, a tile of output words (README, "Element
+ * The register-loaded packed kernel (4x4 byte or 2x2 half cells, each
+ * loaded into registers, transposed with prmt and written to a padded tile
+ * as one 16- or 8-byte access; transpose_packed, which packed still takes
+ * where the cells kernel does not) stops at 0.93 / 0.92 of copy at 16384^2
+ * on the H100, and every reshaping of it tried stopped there too: wider
+ * tiles, every load issued first, a tile of output words (README, "Element
  * sizes"). This kernel differs in two things at once, and reaches 0.95-0.96
  * where both hold (the README's table gives each alone):
  *
  *   - a tile row is 256 bytes of an input row (16 chunks of 16 bytes), so
- *     half as many rows, and HBM pages, a byte as the packed tile's 128;
+ *     half as many rows a byte, and DRAM pages opened, as the packed tile's 128;
  *   - the tile is filled by cp.async, 16 bytes a lane straight into shared
  *     memory: a block's whole tile (32 KiB) in flight at once, no register
  *     holding any of it, and the cells transposed on the way out.
@@ -18,16 +21,14 @@
  * Chunk j of tile row t sits at chunk j ^ (t / K % 16) of its row (K = 4
  * rows a byte cell, 2 a half cell). A warp's lanes q read the K rows of
  * cell row q, chunk j, as 16-byte loads: the 8 lanes of each quarter-warp
- * have 8 different q % 8, so 8 different chunks of their 128-byte line, a
+ * have 8 different q % 8, so 8 different 16-byte groups of banks, a
  * wavefront each quarter (the ideal). The copies write whole 128-byte
  * lines. Each lane then holds 4 cells of K x K, transposes them (prmt) and
  * writes 16 (bytes) or 8 (halves) output words, lanes along the output row:
  * 128 bytes a warp's store.
  *
  * Aligned shapes only (rows a multiple of K, cols of the tile's 256 bytes,
- * both pointers on 16 bytes): a probe of the speed, not the library's
- * kernel (that needs the model to replay these accesses, hw to count them,
- * and the odd shapes' paths). Checks its output against the library's
+ * both pointers on 16 bytes). Checks its output against the register-loaded
  * packed kernel byte for byte and times both beside cudaMemcpyAsync of the
  * same bytes, L2 flushed before every rep, reps interleaved, medians. On a
  * GPU machine, from the repository root:
@@ -57,12 +58,6 @@
 
 enum { REPS = 60, FLUSH_BYTES = 256 << 20 };
 
-static __device__ __forceinline__ void copy_chunk(uint4 *dst, const void *src)
-{
-    const unsigned to = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(src));
-}
-
 template <int E>
 __global__ void __launch_bounds__(32 * WARPS, MIN_BLOCKS)
     cp_async_cells(unsigned char *__restrict__ out, const unsigned char *__restrict__ in,
@@ -79,7 +74,8 @@ __global__ void __launch_bounds__(32 * WARPS, MIN_BLOCKS)
     for (int n = 0; n < TILE_ROWS * CHUNKS / (32 * WARPS); ++n) {
         const int id = threadIdx.x + 32 * WARPS * n, t = id / CHUNKS, j = id % CHUNKS;
         const int64_t r = min(r0 + t, rows - 1);
-        copy_chunk(&tile[t * CHUNKS + (j ^ (t / K % CHUNKS))], in + (r * cols + c0) * E + 16 * j);
+        copy_chunk(&tile[t * CHUNKS + (j ^ (t / K % CHUNKS))], in + (r * cols + c0) * E + 16 * j,
+                   true);
     }
     asm volatile("cp.async.commit_group;\ncp.async.wait_all;\n" ::: "memory");
     __syncthreads();
@@ -116,14 +112,20 @@ __global__ void __launch_bounds__(32 * WARPS, MIN_BLOCKS)
     }
 }
 
-/* 0: cudaMemcpyAsync, 1: the library's packed kernel, 2: this one. */
+/* 0: cudaMemcpyAsync, 1: the register-loaded packed kernel (transpose_packed,
+ * bytes on its aligned-words path, halves on its shifted one, as the
+ * launcher picked them before the cells kernel), 2: this one. */
 template <int E>
 static void run(int kernel, unsigned char *out, const unsigned char *in, int64_t rows, int64_t cols)
 {
     if (kernel == 0) {
         CHECK(cudaMemcpyAsync(out, in, (size_t)(rows * cols * E), cudaMemcpyDeviceToDevice, 0));
     } else if (kernel == 1) {
-        CHECK(transpose(TRANSPOSE_PACKED, E, out, in, rows, cols, 0));
+        const dim3 grid((unsigned)transpose_grid_rows(TRANSPOSE_PACKED, E, rows, 0),
+                        (unsigned)((cols + transpose_tile_width(TRANSPOSE_PACKED, E) - 1) /
+                                   transpose_tile_width(TRANSPOSE_PACKED, E)));
+        transpose_packed<E, E == 1><<<grid, dim3(32, TRANSPOSE_BLOCK_ROWS)>>>(out, in, rows, cols);
+        CHECK(cudaGetLastError());
     } else {
         const int bytes = TILE_ROWS * CHUNKS * 16;
         const dim3 grid((unsigned)((rows + TILE_ROWS - 1) / TILE_ROWS),
