@@ -317,13 +317,11 @@ static void test_cells_emulated(void)
                     for (int j = 0; j < TRANSPOSE_CELLS_CHUNKS; ++j) { /* warp j */
                         if (!transpose_cells_column_inside(elem, cols, tc, j))
                             continue;
-                        for (int q = 0; q < TRANSPOSE_CELLS_ROWS / k; ++q) {
+                        for (int q = 0; q < cell_rows; ++q) {
                             unsigned char row[4][16]; /* the chunk of cell row q's rows */
                             for (int i = 0; i < k; ++i)
                                 memcpy(row[i], tile + transpose_cells_offset(elem, k * q + i, j),
                                        16);
-                            if (q >= cell_rows)
-                                continue;
                             /* word e of cell m: element e of word m of each row, in row order */
                             for (int m = 0; m < 4; ++m)
                                 for (int e = 0; e < k; ++e) {

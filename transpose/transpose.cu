@@ -460,7 +460,8 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
  * by cp.async, 16 bytes a lane, chunks placed by transpose_cells_offset; a
  * copy right of the matrix or below it reads nothing and writes zeros
  * (src-size 0). Warp w then takes chunk column w (skipped where it lies
- * right of the matrix), lane q the k rows of cell row q: four cells of
+ * right of the matrix), lane q the k rows of cell row q (none below the
+ * matrix: the reads are guarded as the stores they feed): four cells of
  * k x k, transposed in registers, their words written along the output
  * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
  * tiles in flight. Needs sm_80 (cp.async). */
@@ -502,6 +503,8 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
 #pragma unroll
     for (int h = 0; h < TRANSPOSE_CELLS_ROWS / K / 32; ++h) {
         const int q = threadIdx.x % 32 + 32 * h;
+        if (q >= cell_rows) /* below the matrix: read nothing (as ptxas would have it) */
+            continue;
         uint32_t cell[4][K]; /* cell m, row i: word m of the chunk's row K q + i */
 #pragma unroll
         for (int i = 0; i < K; ++i) {
@@ -511,8 +514,6 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
             cell[2][i] = v.z;
             cell[3][i] = v.w;
         }
-        if (q >= cell_rows)
-            continue;
 #pragma unroll
         for (int m = 0; m < 4; ++m) {
             transpose_block(cell[m]); /* word e: column K m + e of the chunk */

@@ -473,8 +473,8 @@ static BF_HD int64_t transpose_cells_in_byte(int elem_bytes, int64_t cols, int64
            tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j;
 }
 
-/* Cell rows of tile row tile_row inside the matrix: lanes q past them read
- * the tile (zeros) and store nothing. */
+/* Cell rows of tile row tile_row inside the matrix: lanes q past them
+ * neither read the tile nor store. */
 static BF_HD int transpose_cells_rows_inside(int elem_bytes, int64_t rows, int64_t tile_row)
 {
     const int64_t left = rows - tile_row * TRANSPOSE_CELLS_ROWS;

@@ -18,7 +18,7 @@ int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_
  * byte offset in `in` (from cudaMalloc: on a 128-byte line) and its chunk's
  * place in the tile, a copy right of or below the matrix reading nothing;
  * then each warp whose chunk column is inside reads the k rows of its
- * lanes' cell rows, every lane. */
+ * lanes' cell rows, the lanes whose cell row is inside the matrix. */
 static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
                              int64_t tile_col, const struct bf_bank_rules *rules,
                              struct bf_site *copy, struct bf_site *read)
@@ -44,13 +44,16 @@ static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
         const int j = warp;
         if (!transpose_cells_column_inside(elem_bytes, cols, tile_col, j))
             continue;
+        const int cell_rows = transpose_cells_rows_inside(elem_bytes, rows, tile_row);
         for (int h = 0; h < TRANSPOSE_CELLS_ROWS / k / BF_WARP; ++h)
             for (int i = 0; i < k; ++i) {
-                uint32_t addr[BF_WARP];
-                for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] =
-                        transpose_cells_offset(elem_bytes, k * (lane + BF_WARP * h) + i, j);
-                bf_site_add(read, rules, addr, ~0u);
+                uint32_t addr[BF_WARP], active = 0;
+                for (int lane = 0; lane < BF_WARP; ++lane) {
+                    const int q = lane + BF_WARP * h;
+                    addr[lane] = transpose_cells_offset(elem_bytes, k * q + i, j);
+                    active |= (uint32_t)(q < cell_rows) << lane;
+                }
+                bf_site_add(read, rules, addr, active); /* none active: no request */
             }
     }
 }
