@@ -284,7 +284,7 @@ static void test_cells_emulated(void)
 {
     const int64_t cases[][2] = {{32, 16},   {128, 256},   {160, 272},
                                 {288, 528}, {1056, 1040}, {32, 4112}};
-    static unsigned char tile[TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16];
+    static unsigned char tile[TRANSPOSE_CELLS_TILE_BYTES];
     for (int elem = 1; elem <= 2; ++elem)
         for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
             const int64_t rows = cases[c][0], cols = cases[c][1];

@@ -479,8 +479,7 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
                            int64_t cols)
 {
     constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
-    __shared__ __align__(
-        128) unsigned char tile[TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16];
+    __shared__ __align__(128) unsigned char tile[TRANSPOSE_CELLS_TILE_BYTES];
     unsigned char *__restrict__ out = (unsigned char *)out_;
     const unsigned char *__restrict__ in = (const unsigned char *)in_;
     const int64_t tile_row = blockIdx.x, tile_col = blockIdx.y;

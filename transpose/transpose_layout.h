@@ -408,6 +408,7 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
 #define TRANSPOSE_CELLS_THREADS (32 * TRANSPOSE_CELLS_CHUNKS) /* a warp a chunk column */
 #define TRANSPOSE_CELLS_COPIES                                                                     \
     (TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS / TRANSPOSE_CELLS_THREADS) /* a thread's */
+#define TRANSPOSE_CELLS_TILE_BYTES (TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16) /* 32K */
 
 /* Tile columns of the cells kernel's grid (gridDim.y: at most 65535). */
 static BF_HD int64_t transpose_cells_tile_cols(int elem_bytes, int64_t cols)
