@@ -92,8 +92,7 @@ static void test_tiled_sites(void)
                  * ideal where each row starts a 128-byte line, else each
                  * line's copies straddle two of the tile's (and ncu is held
                  * to the model, not the ideal: tests/hw_check.sh). */
-                const bool cells =
-                    tiled[l] == TRANSPOSE_PACKED && transpose_cells_shape(elem, rows, cols);
+                const bool cells = transpose_cells_launch(tiled[l], elem, rows, cols);
                 for (int k = 0; k < 2; ++k) {
                     EXPECT(f[k].wavefronts == f[k].ideal ||
                                (cells && k == 0 && cols * elem % 128 != 0 &&
@@ -160,9 +159,9 @@ static void test_interior_shortcut(void)
             model(v, elem, &s[i], fast);
             const int64_t rows = s[i].dim[0], cols = s[i].dim[1];
             transpose_model_sites(v, elem, rows, cols, slow);
-            const bool cells = v == TRANSPOSE_PACKED && transpose_cells_shape(elem, rows, cols);
-            const int64_t grid_r = cells ? (rows + TRANSPOSE_CELLS_ROWS - 1) / TRANSPOSE_CELLS_ROWS
-                                         : transpose_grid_rows(v, elem, rows, 0);
+            const bool cells = transpose_cells_launch(v, elem, rows, cols);
+            const int64_t grid_r =
+                cells ? transpose_cells_tile_rows(rows) : transpose_grid_rows(v, elem, rows, 0);
             const int64_t grid_c =
                 cells ? transpose_cells_tile_cols(elem, cols)
                       : (cols + transpose_tile_width(v, elem) - 1) / transpose_tile_width(v, elem);
@@ -299,8 +298,7 @@ static void test_cells_emulated(void)
             transpose_ref(want, in, elem, rows, cols);
             memset(out, 0xa5, bytes);
             int outside = 0;
-            const int64_t grid_r = (rows + TRANSPOSE_CELLS_ROWS - 1) / TRANSPOSE_CELLS_ROWS;
-            for (int64_t tr = 0; tr < grid_r; ++tr)
+            for (int64_t tr = 0; tr < transpose_cells_tile_rows(rows); ++tr)
                 for (int64_t tc = 0; tc < transpose_cells_tile_cols(elem, cols); ++tc) {
                     for (int thread = 0; thread < TRANSPOSE_CELLS_THREADS; ++thread)
                         for (int n = 0; n < TRANSPOSE_CELLS_COPIES; ++n) {

@@ -552,9 +552,8 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
         if constexpr (E < 4) {
             if (transpose_cells_takes(E, rows, cols, out, in)) {
-                const dim3 cells_grid(
-                    (unsigned)((rows + TRANSPOSE_CELLS_ROWS - 1) / TRANSPOSE_CELLS_ROWS),
-                    (unsigned)transpose_cells_tile_cols(E, cols));
+                const dim3 cells_grid((unsigned)transpose_cells_tile_rows(rows),
+                                      (unsigned)transpose_cells_tile_cols(E, cols));
                 transpose_packed_cells<E>
                     <<<cells_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
                 break;

@@ -410,7 +410,11 @@ static BF_HD struct transpose_move transpose_store_move(enum transpose_variant v
     (TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS / TRANSPOSE_CELLS_THREADS) /* a thread's */
 #define TRANSPOSE_CELLS_TILE_BYTES (TRANSPOSE_CELLS_ROWS * TRANSPOSE_CELLS_CHUNKS * 16) /* 32K */
 
-/* Tile columns of the cells kernel's grid (gridDim.y: at most 65535). */
+/* Tile rows and columns of the cells kernel's grid (gridDim.y: at most 65535). */
+static BF_HD int64_t transpose_cells_tile_rows(int64_t rows)
+{
+    return (rows + TRANSPOSE_CELLS_ROWS - 1) / TRANSPOSE_CELLS_ROWS;
+}
 static BF_HD int64_t transpose_cells_tile_cols(int elem_bytes, int64_t cols)
 {
     return (cols * elem_bytes + 16 * TRANSPOSE_CELLS_CHUNKS - 1) / (16 * TRANSPOSE_CELLS_CHUNKS);
@@ -424,6 +428,13 @@ static BF_HD bool transpose_cells_shape(int elem_bytes, int64_t rows, int64_t co
            rows % transpose_pack(TRANSPOSE_PACKED, elem_bytes) == 0 &&
            rows * elem_bytes % TRANSPOSE_SECTOR == 0 && cols * elem_bytes % 16 == 0 &&
            transpose_cells_tile_cols(elem_bytes, cols) <= 65535;
+}
+/* Whether a launch of `variant` on this shape takes the cells kernel, for
+ * the model and the tests (`in` and `out` from cudaMalloc). */
+static BF_HD bool transpose_cells_launch(enum transpose_variant variant, int elem_bytes,
+                                         int64_t rows, int64_t cols)
+{
+    return variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols);
 }
 static BF_HD bool transpose_cells_takes(int elem_bytes, int64_t rows, int64_t cols, const void *out,
                                         const void *in)

@@ -3,7 +3,7 @@
 int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_t rows,
                           int64_t cols, struct bf_site sites[2])
 {
-    if (variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
+    if (transpose_cells_launch(variant, elem_bytes, rows, cols)) {
         sites[0] = bf_site_new("cp.async 16 B to the tile (load phase)", bf_cp_async(16));
         sites[1] = bf_site_new("tile read by 16 B (store phase)", bf_ld(16));
     } else {
@@ -63,7 +63,7 @@ void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_
                           const struct bf_bank_rules *rules, struct bf_site *write,
                           struct bf_site *read)
 {
-    if (variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
+    if (transpose_cells_launch(variant, elem_bytes, rows, cols)) {
         model_cells_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
         return;
     }
@@ -106,34 +106,19 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
     if (v == TRANSPOSE_NAIVE || transpose_refusal_elem(v, elem_bytes, rows, cols) != NULL)
         return 0; /* no shared memory, or no launch */
     transpose_model_sites(v, elem_bytes, rows, cols, sites);
-    if (v == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols)) {
-        /* Every whole tile makes the same requests (a tile spans 128 rows and
-         * 256 bytes: each row starts at the same place in its 128-byte line
-         * in every tile); one of each kind: whole, bottom edge, right edge,
-         * corner. */
-        const int64_t full_r = rows / TRANSPOSE_CELLS_ROWS,
-                      full_c = cols * elem_bytes / (16 * TRANSPOSE_CELLS_CHUNKS);
-        for (int bottom = 0; bottom <= (rows % TRANSPOSE_CELLS_ROWS != 0); ++bottom)
-            for (int right = 0; right <= (full_c < transpose_cells_tile_cols(elem_bytes, cols));
-                 ++right) {
-                const int64_t count = (bottom ? 1 : full_r) * (right ? 1 : full_c);
-                if (count == 0)
-                    continue;
-                struct bf_site one[2];
-                transpose_model_sites(v, elem_bytes, rows, cols, one);
-                model_cells_tile(elem_bytes, rows, cols, bottom ? full_r : 0, right ? full_c : 0,
-                                 rules, &one[0], &one[1]);
-                bf_site_merge(&sites[0], &one[0], (uint64_t)count);
-                bf_site_merge(&sites[1], &one[1], (uint64_t)count);
-            }
-        return 2;
-    }
     const int out_phase = 0; /* `out` from cudaMalloc starts on a sector */
-    const int64_t height = transpose_tile_height(v, elem_bytes);
-    const int64_t width = transpose_tile_width(v, elem_bytes);
-    const int64_t full_r = rows / height, full_c = cols / width;
-    const int64_t grid_r = transpose_grid_rows(v, elem_bytes, rows, out_phase);
-    const int edge_c = cols % width != 0;
+    /* The grid in tile rows and tile columns (the cells kernel's tile: 128
+     * rows x 256 bytes; each of its rows starts at the same place in its
+     * 128-byte line in every tile, so the same holds for it). */
+    const bool cells = transpose_cells_launch(v, elem_bytes, rows, cols);
+    const int64_t height = cells ? TRANSPOSE_CELLS_ROWS : transpose_tile_height(v, elem_bytes);
+    const int64_t full_r = rows / height;
+    const int64_t grid_r = cells ? transpose_cells_tile_rows(rows)
+                                 : transpose_grid_rows(v, elem_bytes, rows, out_phase);
+    const int64_t full_c = cells ? cols * elem_bytes / (16 * TRANSPOSE_CELLS_CHUNKS)
+                                 : cols / transpose_tile_width(v, elem_bytes);
+    const int edge_c = cells ? full_c < transpose_cells_tile_cols(elem_bytes, cols)
+                             : cols % transpose_tile_width(v, elem_bytes) != 0;
 
     /* A tile's requests depend only on which of its rows and columns lie
      * inside the matrix (the output rows' shifts are the same in every tile:
