@@ -468,8 +468,8 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
 static __device__ __forceinline__ void copy_chunk(void *to, const void *from, bool inside)
 {
     const unsigned shared = (unsigned)__cvta_generic_to_shared(to);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(from),
-                 "r"(inside ? 16 : 0)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared),
+                 "l"(__cvta_generic_to_global(from)), "r"(inside ? 16 : 0)
                  : "memory");
 }
 
