@@ -114,6 +114,13 @@ void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double byte
     add(b, name, -1, 0, path, bytes)->job = job;
 }
 
+void bf_bench_comparator(struct bf_bench *b, const char *name, int path, double bytes,
+                         struct bf_job job)
+{
+    BF_CHECK_STATUS(b->vendor >= 0, "bf_bench_comparator", "a comparator comes after the vendor");
+    add(b, name, -1, 0, path, bytes)->job = job;
+}
+
 void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job job)
 {
     for (int v = 0; v < b->family->nvariants; ++v)

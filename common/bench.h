@@ -65,7 +65,7 @@ struct bf_bench {
     int n, vendor;
     struct bf_bench_contender {
         const char *name;
-        int variant; /* >= 0: the family's variant; -1: a ceiling or the vendor */
+        int variant; /* >= 0: the family's variant; -1: a ceiling, the vendor or a comparator */
         int ceiling; /* a candidate for of_ceiling's ceiling */
         int path;
         double bytes;
@@ -88,6 +88,13 @@ void bf_bench_ceiling(struct bf_bench *b, const char *name, int path, double byt
 /* The vendor's routine, the one comparator of vs_vendor (at most one a case). */
 void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double bytes,
                      struct bf_job job);
+
+/* Another library's routine for the same job, timed beside the vendor's (a
+ * row with its own vs_vendor; neither a ceiling nor vs_vendor's divisor).
+ * Add it after the vendor: the summary and the charts take a case's first
+ * row whose vs_vendor is 1 for the vendor. */
+void bf_bench_comparator(struct bf_bench *b, const char *name, int path, double bytes,
+                         struct bf_job job);
 
 /* Every variant of the family that the mask selects, in the family's order. */
 void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job job);

@@ -70,7 +70,7 @@ def bench(rows, meta, out):
         case = (r["type"], r["size"])
         if case not in fam["cases"]:
             fam["cases"].append(case)
-        vendor = is_vendor(r)
+        vendor = is_vendor(r) and case + ("vendor",) not in fam["rows"]  # a case's first
         if not is_ceiling(r) and not vendor and r["variant"] not in fam["variants"]:
             fam["variants"].append(r["variant"])
         fam["rows"][case + (r["variant"],)] = r
@@ -196,7 +196,7 @@ def log_axis(axis, text, subs):
 def sweep_lines(rows):
     """(family, type) -> {"lines": {key: [row]}, "units": [unit]}, where a
     key is "vendor" or a variant's name, the rows sorted by data_bytes."""
-    charts = {}
+    charts, vendors = {}, set()
     for r in rows:
         if "data_bytes" not in r:
             raise ValueError("its rows have no data_bytes (a bankfree older than the sweep's "
@@ -204,7 +204,10 @@ def sweep_lines(rows):
         if r["data_bytes"] is None or not r.get("rate"):
             continue
         chart = charts.setdefault((r["family"], r["type"]), {"lines": {}, "units": []})
-        key = "vendor" if is_vendor(r) else r["variant"]
+        case = (r["family"], r["type"], r["size"])
+        key = "vendor" if is_vendor(r) and case not in vendors else r["variant"]  # a case's first
+        if key == "vendor":
+            vendors.add(case)
         chart["lines"].setdefault(key, []).append(r)
         if r["unit"] not in chart["units"]:
             chart["units"].append(r["unit"])
@@ -233,9 +236,10 @@ def sweep(rows, meta, out, summary):
     """One chart a family and type: rate against data_bytes, both log."""
     charts = sweep_lines(rows)
     colour_of = {}
-    for r in rows:
-        if not is_vendor(r) and not is_ceiling(r):
-            colour_of.setdefault(r["variant"], len(colour_of))
+    for chart in charts.values():
+        for key, rs in chart["lines"].items():
+            if key != "vendor" and not is_ceiling(rs[0]):
+                colour_of.setdefault(key, len(colour_of))
     behind = [s for s in summary if "vendor" in (s.get("behind") or "")]
     l2, l2_text = l2_size(meta)
     written = []
