@@ -37,6 +37,37 @@ function(bankfree_add_sm90a into objects)
   target_sources(${into} PRIVATE $<TARGET_OBJECTS:${objects}>)
 endfunction()
 
+# bankfree_find_cutensor(TARGET): cuTENSOR, optional (never needed to build
+# or test): where its header and library are found, TARGET compiles with
+# BANKFREE_CUTENSOR=1 and links it (transpose then times cutensorPermute).
+# Looked for under -DCUTENSOR_ROOT=..., $CUTENSOR_ROOT, python3's
+# site-packages (the cutensor-cu13 wheel: cutensor/include, cutensor/lib),
+# then the system's paths. -DBANKFREE_CUTENSOR=OFF turns the search off.
+function(bankfree_find_cutensor target)
+  option(BANKFREE_CUTENSOR "Time cuTENSOR beside the vendor where it is found" ON)
+  if(NOT BANKFREE_CUTENSOR)
+    return()
+  endif()
+  set(roots ${CUTENSOR_ROOT} $ENV{CUTENSOR_ROOT})
+  execute_process(COMMAND python3 -c "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+                  OUTPUT_VARIABLE purelib RESULT_VARIABLE rc ERROR_QUIET
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(rc EQUAL 0 AND IS_DIRECTORY "${purelib}/cutensor")
+    list(APPEND roots "${purelib}/cutensor")
+  endif()
+  find_path(BANKFREE_CUTENSOR_INCLUDE_DIR cutensor.h HINTS ${roots} PATH_SUFFIXES include)
+  find_library(BANKFREE_CUTENSOR_LIBRARY NAMES cutensor libcutensor.so.2 HINTS ${roots}
+               PATH_SUFFIXES lib lib64)
+  if(BANKFREE_CUTENSOR_INCLUDE_DIR AND BANKFREE_CUTENSOR_LIBRARY)
+    message(STATUS "bankfree: cuTENSOR ${BANKFREE_CUTENSOR_LIBRARY}: transpose times cutensorPermute")
+    target_include_directories(${target} SYSTEM PRIVATE ${BANKFREE_CUTENSOR_INCLUDE_DIR})
+    target_link_libraries(${target} PRIVATE ${BANKFREE_CUTENSOR_LIBRARY})
+    target_compile_definitions(${target} PRIVATE BANKFREE_CUTENSOR=1)
+  else()
+    message(STATUS "bankfree: cuTENSOR not found (optional; -DCUTENSOR_ROOT=...)")
+  endif()
+endfunction()
+
 # bankfree_add_family(NAME
 #   KERNELS src...        the kernels: into bankfree_kernels (the library)
 #   [SM90A src...]        Hopper-only kernels (sm_90a), built where the

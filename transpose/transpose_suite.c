@@ -1,12 +1,16 @@
 /* The transpose family as the runner sees it: variants, element types, sizes,
  * the model hook, the correctness test and the benchmark with its comparators
  * (device-to-device copy, the bandwidth ceiling; cuBLAS's geam, the vendor's
- * transpose, for the element types it has). */
+ * transpose, for the element types it has; where the build found cuTENSOR,
+ * its cutensorPermute for every type but bytes, the vendor for halves). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cublas_v2.h>
+#ifdef BANKFREE_CUTENSOR
+#include <cutensor.h>
+#endif
 
 #include "common/bench.h"
 #include "common/ceilings.h"
@@ -288,6 +292,11 @@ struct bench {
     struct buffers b;
     int type;
     cublasHandle_t cublas;
+#ifdef BANKFREE_CUTENSOR
+    cutensorHandle_t cutensor;
+    cutensorPlan_t plan; /* NULL: cuTENSOR has no permutation of this type */
+    unsigned char alpha[16];
+#endif
 };
 
 static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
@@ -359,6 +368,127 @@ static cudaError_t run_cublas(void *arg, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+#ifdef BANKFREE_CUTENSOR
+/* cuTENSOR's data type for the type: 0 where it has no permutation of it
+ * (8-bit types). */
+static int cutensor_type(int type, cudaDataType_t *dt)
+{
+    switch (type) {
+    case TYPE_F16:
+        *dt = CUDA_R_16F;
+        return 1;
+    case TYPE_F32:
+        *dt = CUDA_R_32F;
+        return 1;
+    case TYPE_F64:
+        *dt = CUDA_R_64F;
+        return 1;
+    case TYPE_C64:
+        *dt = CUDA_C_32F;
+        return 1;
+    case TYPE_C128:
+        *dt = CUDA_C_64F;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int cutensor_ok(cutensorStatus_t st, const char *call)
+{
+    if (st != CUTENSOR_STATUS_SUCCESS)
+        fprintf(stderr, "bankfree: %s: %s\n", call, cutensorGetErrorString(st));
+    return st == CUTENSOR_STATUS_SUCCESS;
+}
+
+/* 1 in the scalar type cuTENSOR asks for (alpha: out = alpha * in^T). */
+static int cutensor_one(cudaDataType_t scalar, unsigned char one[16])
+{
+    memset(one, 0, 16);
+    switch (scalar) {
+    case CUDA_R_16F: {
+        const uint16_t h = 0x3c00;
+        memcpy(one, &h, sizeof h);
+        return 1;
+    }
+    case CUDA_R_32F:
+    case CUDA_C_32F: {
+        const float f = 1.0f;
+        memcpy(one, &f, sizeof f);
+        return 1;
+    }
+    case CUDA_R_64F:
+    case CUDA_C_64F: {
+        const double d = 1.0;
+        memcpy(one, &d, sizeof d);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The plan of in (rows x cols, row-major: modes c, r with strides 1, cols in
+ * cuTENSOR's first-mode-fastest order) permuted into out (modes r, c, strides
+ * 1, rows); NULL where cuTENSOR has no permutation of the type, or (with one
+ * line why) cannot make one. */
+static cutensorPlan_t cutensor_plan(cutensorHandle_t h, int type, int64_t rows, int64_t cols,
+                                    unsigned char alpha[16])
+{
+    cudaDataType_t dt = CUDA_R_32F;
+    if (!cutensor_type(type, &dt))
+        return NULL;
+    const cutensorComputeDescriptor_t compute = dt == CUDA_R_16F ? CUTENSOR_COMPUTE_DESC_16F
+                                                : dt == CUDA_R_64F || dt == CUDA_C_64F
+                                                    ? CUTENSOR_COMPUTE_DESC_64F
+                                                    : CUTENSOR_COMPUTE_DESC_32F;
+    const int64_t in_extent[2] = {cols, rows}, in_stride[2] = {1, cols};
+    const int64_t out_extent[2] = {rows, cols}, out_stride[2] = {1, rows};
+    const int32_t in_modes[2] = {'c', 'r'}, out_modes[2] = {'r', 'c'};
+    cutensorTensorDescriptor_t in = NULL, out = NULL;
+    cutensorOperationDescriptor_t op = NULL;
+    cutensorPlanPreference_t pref = NULL;
+    cutensorPlan_t plan = NULL;
+    cudaDataType_t scalar = CUDA_R_32F;
+    const int ok = /* cudaMalloc's buffers: 256-byte aligned */
+        cutensor_ok(cutensorCreateTensorDescriptor(h, &in, 2, in_extent, in_stride, dt, 256),
+                    "cutensorCreateTensorDescriptor") &&
+        cutensor_ok(cutensorCreateTensorDescriptor(h, &out, 2, out_extent, out_stride, dt, 256),
+                    "cutensorCreateTensorDescriptor") &&
+        cutensor_ok(cutensorCreatePermutation(h, &op, in, in_modes, CUTENSOR_OP_IDENTITY, out,
+                                              out_modes, compute),
+                    "cutensorCreatePermutation") &&
+        cutensor_ok(cutensorOperationDescriptorGetAttribute(
+                        h, op, CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE, &scalar, sizeof scalar),
+                    "cutensorOperationDescriptorGetAttribute") &&
+        cutensor_one(scalar, alpha) &&
+        cutensor_ok(
+            cutensorCreatePlanPreference(h, &pref, CUTENSOR_ALGO_DEFAULT, CUTENSOR_JIT_MODE_NONE),
+            "cutensorCreatePlanPreference") &&
+        cutensor_ok(cutensorCreatePlan(h, &plan, op, pref, 0), "cutensorCreatePlan");
+    if (!ok)
+        plan = NULL;
+    if (pref)
+        cutensorDestroyPlanPreference(pref);
+    if (op)
+        cutensorDestroyOperationDescriptor(op);
+    if (out)
+        cutensorDestroyTensorDescriptor(out);
+    if (in)
+        cutensorDestroyTensorDescriptor(in);
+    return plan;
+}
+
+static cudaError_t run_cutensor(void *arg, cudaStream_t stream)
+{
+    const struct bench *j = arg;
+    if (!cutensor_ok(cutensorPermute(j->cutensor, j->plan, j->alpha, j->b.d_in, j->b.d_out, stream),
+                     "cutensorPermute"))
+        return cudaErrorUnknown;
+    return cudaGetLastError();
+}
+#endif
+
 static cudaError_t poison_output(void *arg)
 {
     const struct buffers *b = &((const struct bench *)arg)->b;
@@ -385,37 +515,34 @@ static int check_copied(void *arg, char *why, size_t len)
 /* geam computes 1 * a + 0 * c, which quiets or rewrites a NaN where a
  * transpose moves its bits, and can turn -0 into +0 (Cgeam's complex
  * product: 1 * -0 - 0 * im is +0 for a negative im; seen on the H100 at
- * 7919x8209 c64, once in 130 million reals): for a type with a geam the
- * bench's input is finite numbers (an all-ones exponent loses its top bit)
- * and no -0 (it becomes +0), so that geam's output is checked bit for bit
- * like every other row's. The tests keep every bit pattern. Word by word,
- * so the reference (the same words moved) changes the same way. */
+ * 7919x8209 c64, once in 130 million reals); cutensorPermute scales by
+ * alpha = 1 likewise: for a type with either the bench's input is finite
+ * numbers (an all-ones exponent loses its top bit) and no -0 (it becomes
+ * +0), so that their output is checked bit for bit like every other row's.
+ * The tests keep every bit pattern. Word by word, so the reference (the
+ * same words moved) changes the same way. */
 static void finite_words(unsigned char *p, size_t bytes, size_t word)
 {
+    /* A real of `word` bytes (2, 4, 8): sign, then 5, 8 or 11 exponent bits. */
+    const unsigned bits = 8 * (unsigned)word, exponent = word == 2 ? 5 : word == 4 ? 8 : 11;
+    const uint64_t sign = 1ull << (bits - 1), all_ones = ((1ull << exponent) - 1)
+                                                         << (bits - 1 - exponent);
     for (size_t i = 0; i + word <= bytes; i += word) {
-        if (word == 4) {
-            uint32_t w;
-            memcpy(&w, p + i, 4);
-            if ((w >> 23 & 0xffu) == 0xffu)
-                w ^= 1u << 30;
-            if (w == 0x80000000u)
-                w = 0;
-            memcpy(p + i, &w, 4);
-        } else {
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            if ((w >> 52 & 0x7ffu) == 0x7ffu)
-                w ^= 1ull << 62;
-            if (w == 0x8000000000000000ull)
-                w = 0;
-            memcpy(p + i, &w, 8);
-        }
+        uint64_t w = 0;
+        memcpy(&w, p + i, word); /* little-endian hosts, as CUDA's are */
+        if ((w & all_ones) == all_ones)
+            w ^= 1ull << (bits - 2);
+        if (w == sign)
+            w = 0;
+        memcpy(p + i, &w, word);
     }
 }
 
 static void make_finite(struct buffers *b, int type)
 {
-    const size_t word = type == TYPE_F32 || type == TYPE_C64 ? 4 : 8; /* one real's bytes */
+    const size_t word = type == TYPE_F16                       ? 2
+                        : type == TYPE_F32 || type == TYPE_C64 ? 4
+                                                               : 8; /* one real's bytes */
     finite_words(b->in, b->bytes, word);
     finite_words(b->ref, b->bytes, word);
     BF_CHECK(cudaMemcpy(b->d_in, b->in, b->bytes, cudaMemcpyHostToDevice));
@@ -426,7 +553,14 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
 {
     struct bench j;
     buffers_init(&j.b, type, s, ctx->seed);
-    if (vendor_names[type] != NULL)
+    int scaled = vendor_names[type] != NULL; /* a comparator that computes alpha * in */
+#ifdef BANKFREE_CUTENSOR
+    BF_CHECK_STATUS(cutensorCreate(&j.cutensor) == CUTENSOR_STATUS_SUCCESS, "cutensorCreate",
+                    "cuTENSOR could not start");
+    j.plan = cutensor_plan(j.cutensor, type, j.b.rows, j.b.cols, j.alpha);
+    scaled |= j.plan != NULL;
+#endif
+    if (scaled)
         make_finite(&j.b, type);
     j.type = type;
     BF_CHECK_STATUS(cublasCreate(&j.cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate",
@@ -438,16 +572,32 @@ static int transpose_bench(unsigned mask, int type, const struct bf_size *s,
                      (struct bf_job){run_copy, &j, poison_output, check_copied});
     bf_bench_ceiling(&b, "copy kernel (ceiling)", 0, moved,
                      (struct bf_job){run_copy_kernel, &j, poison_output, check_copied});
-    if (vendor_names[type] != NULL && j.b.rows <= 0x7fffffff &&
-        j.b.cols <= 0x7fffffff) /* cuBLAS takes int */
+    const int geam = vendor_names[type] != NULL && j.b.rows <= 0x7fffffff &&
+                     j.b.cols <= 0x7fffffff; /* cuBLAS takes int */
+    if (geam)
         bf_bench_vendor(&b, vendor_names[type], 0, moved,
                         (struct bf_job){run_cublas, &j, poison_output, check_transposed});
+#ifdef BANKFREE_CUTENSOR
+    if (j.plan != NULL) { /* beside geam; the vendor where there is none (halves) */
+        const struct bf_job job = {run_cutensor, &j, poison_output, check_transposed};
+        if (geam)
+            bf_bench_comparator(&b, "cutensorPermute", 0, moved, job);
+        else
+            bf_bench_vendor(&b, "cutensorPermute", 0, moved, job);
+    }
+#endif
     bf_bench_variants(&b, moved,
                       (struct bf_variant_job){run_variant, &j, poison_output, check_variant});
     int failed = bf_bench_end(&b, moved, 0);
 
     BF_CHECK_STATUS(cublasDestroy(j.cublas) == CUBLAS_STATUS_SUCCESS, "cublasDestroy",
                     "cuBLAS could not stop");
+#ifdef BANKFREE_CUTENSOR
+    if (j.plan != NULL)
+        cutensorDestroyPlan(j.plan);
+    BF_CHECK_STATUS(cutensorDestroy(j.cutensor) == CUTENSOR_STATUS_SUCCESS, "cutensorDestroy",
+                    "cuTENSOR could not stop");
+#endif
     buffers_free(&j.b);
     return failed;
 }
