@@ -298,13 +298,14 @@ int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[B
         const int zero = zero_fill >> l & 1u;
         const uint64_t key = zero ? shared[l] / 128u : global[l] / 128u;
         uint32_t segments[BF_WARP], slots = 0; /* slots: the 16-byte chunks of l's shared line */
-        int nseg = 0, one_line = 1;
+        int nseg = 0, one_line = 1, slot_of[8] = {0}; /* a global chunk's 32 shared bytes */
         for (int j = l; j < BF_WARP; ++j) {
             if (!(active >> j & 1u) || done[j] || (int)(zero_fill >> j & 1u) != zero ||
                 (zero ? shared[j] / 128u : global[j] / 128u) != key)
                 continue;
             done[j] = 1;
             one_line &= shared[j] / 128u == shared[l] / 128u;
+            slot_of[global[j] % 128u / 16u] = (int)(shared[j] % 128u / 32u);
             slots |= 1u << (shared[j] % 128u / 16u);
             int seen = 0;
             for (int s = 0; s < nseg && !seen; ++s)
@@ -312,7 +313,13 @@ int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[B
             if (!seen)
                 segments[nseg++] = shared[j] / 64u;
         }
-        out->wavefronts += one_line && slots == 0xffu ? 1 : nseg;
+        /* A whole line whose global 32-byte sectors each stay in one aligned
+         * 32 bytes of the shared line (any order) costs 1; split (rotated by
+         * an odd number of chunks), 2. */
+        int whole = 1;
+        for (int m = 0; m < 4; ++m)
+            whole &= zero || slot_of[2 * m] == slot_of[2 * m + 1];
+        out->wavefronts += one_line && slots == 0xffu ? (whole ? 1 : 2) : nseg;
     }
     out->ideal = (lanes + 7) / 8;
     return 0;

@@ -459,13 +459,14 @@ static void test_constant_cache(void)
     EXPECT(strcmp(bf_op_name(BF_LDC), "ldc") == 0, "op name ldc");
 }
 
-/* cp.async (LDGSTS) on the H100: gemm_tile/probes/ldgsts.cu's 15 patterns,
+/* cp.async (LDGSTS) on the H100: gemm_tile/probes/ldgsts.cu's 19 patterns,
  * ncu's SASS wavefronts per instruction (docs/bank-rules.md; H100, CUDA 13.0,
- * 2026-11-23). Lane l is row q = l / 8, chunk j = l % 8. */
+ * 2026-11-23, the last four 2026-11-26). Lane l is row q = l / 8, chunk
+ * j = l % 8. */
 static void test_ldgsts(void)
 {
-    enum { N = 15 };
-    static const int measured[N] = {4, 4, 10, 11, 4, 10, 12, 12, 8, 4, 4, 32, 8, 6, 4};
+    enum { N = 19 };
+    static const int measured[N] = {4, 4, 10, 11, 4, 10, 12, 12, 8, 4, 4, 32, 8, 6, 4, 8, 4, 4, 5};
     for (int p = 0; p < N; ++p) {
         uint64_t g[BF_WARP];
         uint32_t sh[BF_WARP], zero = 0;
@@ -487,6 +488,10 @@ static void test_ldgsts(void)
                 {128 * (u / 4) + 16 * (u % 4), 16 * u},      /* 2-way a quarter */
                 {16 * u + 16, 16 * u + 16},                  /* both +16 */
                 {128 * (3 - q) + 16 * j, 16 * u},            /* rows reversed */
+                {128 * q + 16 * ((j + 1) % 8), 16 * u},      /* lines rotated by 1 */
+                {128 * q + 16 * ((j + 2) % 8), 16 * u},      /* lines rotated by 2 */
+                {128 * q + 16 * (j ^ 5), 16 * u},            /* lines XOR 5 */
+                {128 * q + 16 * ((j + (q == 1 ? 3 : 0)) % 8), 16 * u}, /* line 1 by 3 */
             };
             sh[l] = table[p][0];
             g[l] = table[p][1];

@@ -44,7 +44,14 @@
       16u * l, 0)                                                                                  \
     X(13, "shared +16, global +16", 16u * l + 16u, 16u * l + 16u, 0)                               \
     X(14, "quarter-warps reversed row order", 128u * (3 - row_of(l)) + 16u * chunk_of(l), 16u * l, \
-      0)
+      0)                                                                                           \
+    X(15, "each line's chunks rotated by 1 (32-byte sectors split)",                               \
+      128u * row_of(l) + 16u * ((chunk_of(l) + 1) % 8), 16u * l, 0)                                \
+    X(16, "each line's chunks rotated by 2", 128u * row_of(l) + 16u * ((chunk_of(l) + 2) % 8),     \
+      16u * l, 0)                                                                                  \
+    X(17, "each line's chunks XOR 5", 128u * row_of(l) + 16u * (chunk_of(l) ^ 5u), 16u * l, 0)     \
+    X(18, "line 1's chunks rotated by 3, the others not",                                          \
+      128u * row_of(l) + 16u * ((chunk_of(l) + (row_of(l) == 1 ? 3u : 0u)) % 8), 16u * l, 0)
 
 template <int P> __device__ __forceinline__ uint32_t s_off(int l);
 template <int P> __device__ __forceinline__ uint32_t g_off(int l);
