@@ -4,7 +4,9 @@
  * halves and bytes off 4-byte alignment) and one element short of a 32-byte
  * sector (the transpose shifts its output segments from every phase), packed
  * bytes and halves with `in` on 16 bytes and `out` on a sector off the
- * lines (its cells kernel) and just off what it takes, each output poisoned
+ * lines (its cells kernel) and just off what it takes, with `in` on 16 bytes
+ * at larger shapes and `out` at any phase (its shifted kernel) and just off
+ * what that takes, each output poisoned
  * with guard bytes on both sides and checked in full against a plain loop;
  * and the refusals (another element size, misaligned or null pointers,
  * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
@@ -182,6 +184,20 @@ static void transposes(void)
         transpose_case_at(TRANSPOSE_PACKED, elem, 160, 272, 16, 4);
         transpose_case_at(TRANSPOSE_PACKED, elem, 160, 276, 16, 32);
         transpose_case_at(TRANSPOSE_PACKED, elem, 164, 272, 16, 32);
+    }
+    /* Packed's shifted kernel (`in` on 16 bytes, at least 256 rows of 256
+     * bytes, where the cells kernel does not run): `in` off the 128-byte
+     * lines, `out` at several phases of a sector, edge tiles on every side;
+     * and beside it what just misses it, taking the register-loaded tile: 255
+     * rows, rows of 255 or 254 bytes, `in` 8 bytes off 16. */
+    for (int elem = 1; elem <= 2; ++elem) {
+        transpose_case_at(TRANSPOSE_PACKED, elem, 257, 1025, 16, 0);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 300, 260, 48, (size_t)elem);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 1000, 999, 112, (size_t)(32 - elem));
+        transpose_case_at(TRANSPOSE_PACKED, elem, 999, 1000, 0, 6);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 255, 1025, 16, 0);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 1025, 255 / elem, 16, 0);
+        transpose_case_at(TRANSPOSE_PACKED, elem, 257, 1025, 8, 0);
     }
     transpose_refused(TRANSPOSE_PADDED, 3, 8, 8, 0, 0, "a 3-byte element");
     transpose_refused(TRANSPOSE_PADDED, 0, 8, 8, 0, 0, "a 0-byte element");

@@ -88,14 +88,17 @@ static void test_tiled_sites(void)
                 if (tiled[l] == TRANSPOSE_PACKED && elem > 2)
                     continue;
                 EXPECT(model(tiled[l], elem, s, f) == 2, "variant %d: sites", tiled[l]);
-                /* Packed's cells kernel: 16-byte copies and reads; a copy
-                 * ideal where each row starts a 128-byte line, else each
-                 * line's copies straddle two of the tile's (and ncu is held
-                 * to the model, not the ideal: tests/hw_check.sh). */
-                const bool cells = transpose_cells_launch(tiled[l], elem, rows, cols);
+                /* Packed's cells and shifted kernels: 16-byte copies and
+                 * reads; the cells kernel's copies ideal where each row
+                 * starts a 128-byte line, else each line's copies straddle
+                 * two of the tile's; the shifted kernel's rows of 17 chunks
+                 * span three lines of `in`, the first and last partly (ncu
+                 * is held to the model, not the ideal: tests/hw_check.sh). */
+                const bool shifted = transpose_shifted_launch(tiled[l], elem, rows, cols);
+                const bool cells = transpose_cells_launch(tiled[l], elem, rows, cols) || shifted;
                 for (int k = 0; k < 2; ++k) {
                     EXPECT(f[k].wavefronts == f[k].ideal ||
-                               (cells && k == 0 && cols * elem % 128 != 0 &&
+                               (cells && k == 0 && (cols * elem % 128 != 0 || shifted) &&
                                 f[k].wavefronts > f[k].ideal),
                            "variant %d, %d-byte, %s %lldx%lld: %llu wavefronts, ideal %llu",
                            tiled[l], elem, f[k].name, (long long)rows, (long long)cols,
@@ -145,10 +148,11 @@ static void test_tiled_sites(void)
  * corner) and counts the rest; replaying every tile must give the same counts. */
 static void test_interior_shortcut(void)
 {
-    const struct bf_size s[] = {{2, {100, 37}},   {2, {65, 97}},  {2, {128, 64}}, {2, {31, 200}},
-                                {2, {200, 31}},   {2, {300, 33}}, {2, {1, 100}},  {2, {257, 1}},
-                                {2, {60, 70}},    {2, {127, 65}}, {2, {190, 3}},  {2, {160, 272}},
-                                {2, {288, 1040}}, {2, {32, 16}},  {2, {256, 528}}};
+    const struct bf_size s[] = {
+        {2, {100, 37}},  {2, {65, 97}},   {2, {128, 64}},   {2, {31, 200}},  {2, {200, 31}},
+        {2, {300, 33}},  {2, {1, 100}},   {2, {257, 1}},    {2, {60, 70}},   {2, {127, 65}},
+        {2, {190, 3}},   {2, {160, 272}}, {2, {288, 1040}}, {2, {32, 16}},   {2, {256, 528}},
+        {2, {300, 260}}, {2, {520, 777}}, {2, {1000, 999}}, {2, {999, 1000}}};
     struct combo combos[NTILED * NSIZES];
     const int ncombos = tiled_combos(combos);
     for (int c = 0; c < ncombos; ++c)
@@ -159,12 +163,14 @@ static void test_interior_shortcut(void)
             model(v, elem, &s[i], fast);
             const int64_t rows = s[i].dim[0], cols = s[i].dim[1];
             transpose_model_sites(v, elem, rows, cols, slow);
-            const bool cells = transpose_cells_launch(v, elem, rows, cols);
-            const int64_t grid_r =
-                cells ? transpose_cells_tile_rows(rows) : transpose_grid_rows(v, elem, rows, 0);
-            const int64_t grid_c =
-                cells ? transpose_cells_tile_cols(elem, cols)
-                      : (cols + transpose_tile_width(v, elem) - 1) / transpose_tile_width(v, elem);
+            const bool cells = transpose_cells_launch(v, elem, rows, cols),
+                       shifted = transpose_shifted_launch(v, elem, rows, cols);
+            const int64_t grid_r = cells     ? transpose_cells_tile_rows(rows)
+                                   : shifted ? transpose_shifted_tile_rows(elem, rows)
+                                             : transpose_grid_rows(v, elem, rows, 0);
+            const int64_t grid_c = cells || shifted ? transpose_cells_tile_cols(elem, cols)
+                                                    : (cols + transpose_tile_width(v, elem) - 1) /
+                                                          transpose_tile_width(v, elem);
             for (int64_t tr = 0; tr < grid_r; ++tr)
                 for (int64_t tc = 0; tc < grid_c; ++tc)
                     transpose_model_tile(v, elem, rows, cols, 0, tr, tc, &bf_rules_sm90, &slow[0],
@@ -274,6 +280,56 @@ static void test_layouts_are_permutations(void)
             }
 }
 
+/* A kernel emulated on the CPU: its input (random bytes), what it writes
+ * (poisoned first), the reference and how many times each byte was written. */
+struct emulation {
+    unsigned char *in, *out, *want, *times;
+    size_t bytes;
+    int outside; /* a write outside the output */
+};
+
+static struct emulation emulation_start(int elem, int64_t rows, int64_t cols)
+{
+    struct emulation e;
+    e.bytes = (size_t)(rows * cols * elem);
+    e.in = malloc(e.bytes);
+    e.out = malloc(e.bytes);
+    e.want = malloc(e.bytes);
+    e.times = calloc(e.bytes, 1);
+    for (size_t b = 0; b < e.bytes; ++b)
+        e.in[b] = (unsigned char)(b * 2654435761u >> 13);
+    transpose_ref(e.want, e.in, elem, rows, cols);
+    memset(e.out, 0xa5, e.bytes);
+    e.outside = 0;
+    return e;
+}
+
+/* One element written at byte `at` of the output. */
+static void emulation_put(struct emulation *e, int64_t at, const unsigned char *from, int elem)
+{
+    if (at < 0 || at + elem > (int64_t)e->bytes) {
+        e->outside = 1;
+        return;
+    }
+    memcpy(e->out + at, from, (size_t)elem);
+    e->times[at]++;
+}
+
+/* Whether the output is the reference, each element written once and
+ * nothing outside; frees it all. */
+static bool emulation_end(struct emulation *e, int elem)
+{
+    int once = 1;
+    for (size_t b = 0; b < e->bytes; b += (size_t)elem)
+        once &= e->times[b] == 1;
+    const bool right = !e->outside && once && memcmp(e->out, e->want, e->bytes) == 0;
+    free(e->in);
+    free(e->out);
+    free(e->want);
+    free(e->times);
+    return right;
+}
+
 /* The cells kernel (transpose_packed_cells) emulated through its layout
  * functions: each block's copies into a tile (zeros where a copy reads
  * nothing), then each warp's 16-byte reads of its lanes' cell rows and the
@@ -290,14 +346,7 @@ static void test_cells_emulated(void)
             const int k = transpose_pack(TRANSPOSE_PACKED, elem);
             EXPECT(transpose_cells_shape(elem, rows, cols), "%d-byte %lldx%lld: a cells shape",
                    elem, (long long)rows, (long long)cols);
-            const size_t bytes = (size_t)(rows * cols * elem);
-            unsigned char *in = malloc(bytes), *out = malloc(bytes), *want = malloc(bytes);
-            unsigned char *times = calloc(bytes, 1);
-            for (size_t b = 0; b < bytes; ++b)
-                in[b] = (unsigned char)(b * 2654435761u >> 13);
-            transpose_ref(want, in, elem, rows, cols);
-            memset(out, 0xa5, bytes);
-            int outside = 0;
+            struct emulation em = emulation_start(elem, rows, cols);
             for (int64_t tr = 0; tr < transpose_cells_tile_rows(rows); ++tr)
                 for (int64_t tc = 0; tc < transpose_cells_tile_cols(elem, cols); ++tc) {
                     for (int thread = 0; thread < TRANSPOSE_CELLS_THREADS; ++thread)
@@ -306,7 +355,8 @@ static void test_cells_emulated(void)
                             transpose_cells_copy(thread, n, &t, &j);
                             unsigned char *to = tile + transpose_cells_offset(elem, t, j);
                             if (transpose_cells_inside(elem, rows, cols, tr, tc, t, j))
-                                memcpy(to, in + transpose_cells_in_byte(elem, cols, tr, tc, t, j),
+                                memcpy(to,
+                                       em.in + transpose_cells_in_byte(elem, cols, tr, tc, t, j),
                                        16);
                             else
                                 memset(to, 0, 16);
@@ -325,30 +375,17 @@ static void test_cells_emulated(void)
                                 for (int e = 0; e < k; ++e) {
                                     const int64_t at =
                                         transpose_cells_out_byte(elem, rows, tr, tc, j, q, m, e);
-                                    if (at < 0 || at + 4 > (int64_t)bytes) {
-                                        outside = 1;
-                                        continue;
-                                    }
-                                    for (int i = 0; i < k; ++i) {
-                                        memcpy(out + at + i * elem, row[i] + 4 * m + e * elem,
-                                               (size_t)elem);
-                                        times[at + i * elem]++;
-                                    }
+                                    for (int i = 0; i < k; ++i)
+                                        emulation_put(&em, at + i * elem, row[i] + 4 * m + e * elem,
+                                                      elem);
                                 }
                         }
                     }
                 }
-            int once = 1;
-            for (size_t b = 0; b < bytes; b += (size_t)elem)
-                once &= times[b] == 1;
-            EXPECT(!outside && once && memcmp(out, want, bytes) == 0,
+            EXPECT(emulation_end(&em, elem),
                    "cells kernel emulated, %d-byte %lldx%lld: the transpose, each element once, "
                    "nothing outside",
                    elem, (long long)rows, (long long)cols);
-            free(in);
-            free(out);
-            free(want);
-            free(times);
         }
     const int64_t most = (int64_t)16 * TRANSPOSE_CELLS_CHUNKS * 65535; /* bytes of 65535 tiles */
     EXPECT(!transpose_cells_shape(1, 6, 16) && !transpose_cells_shape(1, 36, 16) &&
@@ -359,6 +396,130 @@ static void test_cells_emulated(void)
            "grid that fits");
     EXPECT(transpose_cells_shape(1, 32, most) && transpose_cells_shape(2, 16, most / 2),
            "cells: 65535 tile columns fit");
+}
+
+/* The shifted kernel (transpose_packed_shifted) emulated through its layout
+ * functions: each block's copies into a tile (zeros where a copy reads
+ * nothing: the last bytes of `in` too, the last row's elements then taken
+ * from `in` as the kernel takes them), then each warp's reads of its
+ * lanes' rows (16 bytes at each row's phase, from its two chunks), the
+ * cells transposed, and each output word made of the lane before's cell
+ * and the lane's own (transpose_shifted_word), written where the kernel
+ * writes it, element by element where it sticks out of the matrix; the
+ * output must be the reference, byte for byte, each element once, nothing
+ * outside. `out` on a sector and 1, 2, 3 (bytes) or 2, 6 (halves) bytes
+ * past one. */
+static void test_shifted_emulated(void)
+{
+    const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031}};
+    static unsigned char tile[TRANSPOSE_SHIFTED_TILE_BYTES(4)];
+    for (int elem = 1; elem <= 2; ++elem)
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
+            for (unsigned out_at = 0; out_at < 8; out_at += (unsigned)elem) {
+                if (out_at != 0 && out_at % 4 == 0)
+                    continue;
+                const int64_t rows = cases[c][0], cols = cases[c][1];
+                const int k = transpose_pack(TRANSPOSE_PACKED, elem);
+                EXPECT(transpose_shifted_launch(TRANSPOSE_PACKED, elem, rows, cols),
+                       "%d-byte %lldx%lld: the shifted kernel's", elem, (long long)rows,
+                       (long long)cols);
+                struct emulation em = emulation_start(elem, rows, cols);
+                for (int64_t tr = 0; tr < transpose_shifted_tile_rows(elem, rows); ++tr)
+                    for (int64_t tc = 0; tc < transpose_cells_tile_cols(elem, cols); ++tc) {
+                        /* Interior tiles copy 16 bytes every time and store whole words
+                         * unchecked: all must lie inside. */
+                        const bool edge = transpose_shifted_edge(elem, rows, cols, tr, tc);
+                        memset(tile, 0x5a, sizeof tile);
+                        for (int thread = 0; thread < TRANSPOSE_CELLS_THREADS; ++thread)
+                            for (int n = 0; n < TRANSPOSE_SHIFTED_COPIES; ++n) {
+                                int t, ch;
+                                if (!transpose_shifted_copy(elem, thread, n, &t, &ch))
+                                    continue;
+                                int64_t from;
+                                const bool got = transpose_shifted_copy_inside(elem, rows, cols, tr,
+                                                                               tc, t, ch, 0, &from);
+                                const unsigned g = transpose_shifted_line(
+                                    0, transpose_shifted_row_byte(elem, cols, tr, tc, t));
+                                unsigned char *to =
+                                    tile + transpose_shifted_offset(elem, t, ch - (int)g, g);
+                                memset(to, 0, 16);
+                                em.outside |= !edge && !got;
+                                if (got)
+                                    memcpy(to, em.in + from, 16);
+                            }
+                        for (int j = 0; j < TRANSPOSE_CELLS_CHUNKS; ++j) { /* warp j */
+                            if (!transpose_cells_column_inside(elem, cols, tc, j))
+                                continue;
+                            uint32_t cell[32][4][4]; /* lane, cell m, word e */
+                            for (int lane = 0; lane < 32; ++lane)
+                                for (int i = 0; i < k; ++i) {
+                                    const int t = k * lane + i;
+                                    const int64_t rb =
+                                        transpose_shifted_row_byte(elem, cols, tr, tc, t);
+                                    const unsigned g = transpose_shifted_line(0, rb);
+                                    unsigned char two[32];
+                                    memcpy(two, tile + transpose_shifted_offset(elem, t, j, g), 16);
+                                    memcpy(two + 16,
+                                           tile + transpose_shifted_offset(elem, t, j + 1, g), 16);
+                                    /* word e of cell m: element e of word m of the row's 16
+                                     * bytes from its phase, rows in order */
+                                    for (int m = 0; m < 4; ++m)
+                                        for (int e = 0; e < k; ++e) {
+                                            uint32_t *w = &cell[lane][m][e];
+                                            if (i == 0)
+                                                *w = 0;
+                                            uint32_t v = 0;
+                                            memcpy(&v, two + (rb & 15) + 4 * m + e * elem,
+                                                   (size_t)elem);
+                                            *w |= v << (8 * elem * i);
+                                        }
+                                }
+                            const int64_t o0 = (tc * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / elem;
+                            for (int m = 0; m < 4; ++m)
+                                for (int e = 0; e < k; ++e) {
+                                    const int64_t o = o0 + k * m + e;
+                                    em.outside |= !edge && o >= cols;
+                                    if (o >= cols)
+                                        continue;
+                                    const unsigned sb =
+                                        transpose_shifted_sector_bytes(elem, rows, out_at, o, tr);
+                                    const unsigned cs = sb / (unsigned)elem / (unsigned)k,
+                                                   bs = sb / (unsigned)elem % (unsigned)k;
+                                    for (int lane = 0; lane < 32; ++lane) {
+                                        const int w = lane - TRANSPOSE_SHIFTED_ABOVE + (int)cs;
+                                        if (w < 0 || w >= TRANSPOSE_SHIFTED_OWN)
+                                            continue;
+                                        const uint32_t word = transpose_shifted_word(
+                                            elem, cell[lane > 0 ? lane - 1 : 0][m][e],
+                                            cell[lane][m][e], bs);
+                                        const int64_t first =
+                                            tr * transpose_shifted_rows(elem) - sb / elem + k * w;
+                                        em.outside |= !edge && (first < 0 || first + k >= rows);
+                                        for (int n = 0; n < k; ++n) {
+                                            if (first + n < 0 || first + n >= rows)
+                                                continue;
+                                            emulation_put(
+                                                &em, (o * rows + first + n) * elem,
+                                                first + n == rows - 1
+                                                    ? em.in + ((rows - 1) * cols + o) * elem
+                                                    : (const unsigned char *)&word + n * elem,
+                                                elem);
+                                        }
+                                    }
+                                }
+                        }
+                    }
+                EXPECT(emulation_end(&em, elem),
+                       "shifted kernel emulated, %d-byte %lldx%lld, out %u bytes past a sector: "
+                       "the transpose, each element once, nothing outside",
+                       elem, (long long)rows, (long long)cols, out_at);
+            }
+    EXPECT(!transpose_shifted_shape(1, 255, 4096) && !transpose_shifted_shape(1, 4096, 255) &&
+               !transpose_shifted_shape(2, 4096, 127) && !transpose_shifted_shape(4, 4096, 4096) &&
+               transpose_shifted_shape(2, 256, 128) && transpose_shifted_shape(1, 256, 256) &&
+               !transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1056, 1040) &&
+               !transpose_shifted_launch(TRANSPOSE_PADDED, 1, 1000, 999),
+           "shifted: bytes and halves, 256 rows of 256 bytes or more, not where cells runs");
 }
 
 static void test_reference(void)
@@ -398,6 +559,7 @@ int main(void)
     test_interior_shortcut();
     test_layouts_are_permutations();
     test_cells_emulated();
+    test_shifted_emulated();
     test_reference();
     return unit_finish("transpose (cpu)");
 }

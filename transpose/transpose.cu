@@ -465,11 +465,14 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
  * k x k, transposed in registers, their words written along the output
  * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
  * tiles in flight. Needs sm_80 (cp.async). */
-static __device__ __forceinline__ void copy_chunk(void *to, const void *from, bool inside)
+/* 16 bytes to shared memory, of which the first `bytes` (16, or 0 to read
+ * nothing, or what is left at the end of `in`) come from `from`, zeros the
+ * rest. */
+static __device__ __forceinline__ void copy_chunk(void *to, const void *from, int bytes)
 {
     const unsigned shared = (unsigned)__cvta_generic_to_shared(to);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared),
-                 "l"(__cvta_generic_to_global(from)), "r"(inside ? 16 : 0)
+                 "l"(__cvta_generic_to_global(from)), "r"(bytes)
                  : "memory");
 }
 
@@ -490,7 +493,7 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
         const bool inside = transpose_cells_inside(E, rows, cols, tile_row, tile_col, t, j);
         copy_chunk(tile + transpose_cells_offset(E, t, j),
                    inside ? in + transpose_cells_in_byte(E, cols, tile_row, tile_col, t, j) : in,
-                   inside);
+                   inside ? 16 : 0);
     }
     asm volatile("cp.async.wait_all;\n" ::: "memory"); /* commits them, and waits */
     __syncthreads();
@@ -522,6 +525,141 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
                                                              e)) = cell[m][e];
         }
     }
+}
+
+/* Packed at other shapes (transpose_shifted_shape): the cells kernel's raw
+ * tile, each tile row copied as the three 128-byte lines of `in` its 256
+ * bytes touch (placed by transpose_shifted_offset), 32 cell rows of k rows:
+ * the 8 above the tile's own 24 and those. Warp w takes chunk column w
+ * (skipped right of the matrix), lane q cell row q: of each of its k rows
+ * the 16 bytes at the row's phase, picked from the row's chunks w and w + 1,
+ * then four k x k cells transposed in registers. Each output row's segment
+ * starts on a 32-byte sector: a word of it holds the end of the cell row
+ * before and the start of this one (transpose_shifted_word), so each lane
+ * takes the word of the lane before by a shuffle and writes its own word
+ * (lanes 8 - cs ... 31 - cs of a row shifted cs cells). Edge tiles
+ * (transpose_shifted_edge) check their copies and write words that stick
+ * out of the matrix, or hold its last row, element by element; the others
+ * neither. Four blocks
+ * an SM (32 registers). Needs sm_80 (cp.async). */
+template <int E, bool Edge>
+static __device__ __forceinline__ void
+shifted_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
+             int64_t cols, int64_t tile_row, int64_t tile_col, unsigned char *tile)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    /* A row's phase and line need only the low bits of where it starts:
+     * tile row t starts first + t row_step bytes into `in`, mod 2^32. */
+    const unsigned in_at = (unsigned)((uintptr_t)in % 128),
+                   first = (unsigned)transpose_shifted_row_byte(E, cols, tile_row, tile_col, 0),
+                   row_step = (unsigned)(cols * E);
+    for (int n = 0; n < TRANSPOSE_SHIFTED_COPIES; ++n) {
+        int t, s;
+        if (!transpose_shifted_copy(E, threadIdx.x, n, &t, &s))
+            break; /* whole warps */
+        int64_t from;
+        const bool inside =
+            transpose_shifted_copy_inside(E, rows, cols, tile_row, tile_col, t, s, in_at, &from);
+        const int bytes = !Edge || inside ? 16 : 0;
+        const unsigned g = transpose_shifted_line(in_at, first + (unsigned)t * row_step);
+        copy_chunk(tile + transpose_shifted_offset(E, t, s - (int)g, g),
+                   bytes != 0 ? in + from : in, bytes);
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory"); /* commits them, and waits */
+    __syncthreads();
+
+    const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
+    if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
+        return;
+    uint32_t cell[4][K]; /* cell m, row i: the i-th of lane's rows, word m of its 16 bytes */
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        const int t = K * lane + i;
+        const unsigned row_byte = first + (unsigned)t * row_step;
+        const unsigned phase = row_byte & 15, g = transpose_shifted_line(in_at, row_byte);
+        const uint4 a = *(const uint4 *)(tile + transpose_shifted_offset(E, t, j, g)),
+                    b = *(const uint4 *)(tile + transpose_shifted_offset(E, t, j + 1, g));
+        uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+        if (phase & 8) { /* words 2 on: no register indexed by a variable */
+#pragma unroll
+            for (int w = 0; w < 6; ++w)
+                x[w] = x[w + 2];
+        }
+        if (phase & 4) {
+#pragma unroll
+            for (int w = 0; w < 5; ++w)
+                x[w] = x[w + 1];
+        }
+        const unsigned bytes = 0x3210u + 0x1111u * (phase & 3); /* prmt: 4 bytes from there */
+#pragma unroll
+        for (int m = 0; m < 4; ++m)
+            cell[m][i] = __byte_perm(x[m], x[m + 1], bytes);
+    }
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+        transpose_block(cell[m]); /* word e: column K m + e of the chunk */
+
+    /* Output row o of the chunk column: element (o, the tile's first own row)
+     * sb bytes past a sector; word w of its segment (from sb bytes before)
+     * holds rows from K (w - cs) - bs on, sb = E (K cs + bs). */
+    const int64_t rows_bytes = rows * E;
+    const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
+    unsigned char *at = out + (o0 * rows + tile_row * transpose_shifted_rows(E)) * E +
+                        4 * (lane - TRANSPOSE_SHIFTED_ABOVE);
+    unsigned sb =
+        transpose_shifted_sector_bytes(E, rows, (unsigned)((uintptr_t)out % 32), o0, tile_row);
+    const unsigned step = (unsigned)(rows_bytes % TRANSPOSE_SECTOR);
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+#pragma unroll
+        for (int e = 0; e < K; ++e) {
+            if (Edge && o0 + K * m + e >= cols)
+                return; /* the whole warp */
+            const unsigned cs = sb / E / K, bs = sb / E % K;
+            const uint32_t word =
+                transpose_shifted_word(E, __shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], bs);
+            const unsigned w = (unsigned)(lane - TRANSPOSE_SHIFTED_ABOVE + (int)cs);
+            unsigned char *to = at + (4 * (int)cs - (int)sb); /* 4 w - sb past the element */
+            if (!Edge) { /* a predicated store, no branch around it */
+                asm volatile("{\n.reg .pred p;\nsetp.lt.u32 p, %2, %3;\n@p st.global.b32 [%0], "
+                             "%1;\n}\n" ::"l"(to),
+                             "r"(word), "r"(w), "n"(TRANSPOSE_SHIFTED_OWN)
+                             : "memory");
+            } else if (w < TRANSPOSE_SHIFTED_OWN) {
+                const int64_t first = tile_row * transpose_shifted_rows(E) - sb / E + K * w;
+                if (first >= 0 && first + K < rows) {
+                    *(uint32_t *)to = word;
+                } else { /* the matrix's first or last rows: the elements inside, the
+                          * last row's from `in` (transpose_shifted_copy_inside) */
+                    const unsigned char *last = in + ((rows - 1) * cols + o0 + K * m + e) * E;
+#pragma unroll
+                    for (int n = 0; n < K; ++n)
+                        if (first + n >= 0 && first + n < rows)
+                            memcpy(to + n * E,
+                                   first + n == rows - 1 ? last
+                                                         : (const unsigned char *)&word + n * E,
+                                   E);
+                }
+            }
+            at += rows_bytes;
+            sb = (sb + step) % TRANSPOSE_SECTOR;
+        }
+}
+
+template <int E>
+__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 4)
+    transpose_packed_shifted(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
+                             int64_t cols)
+{
+    __shared__ __align__(
+        128) unsigned char tile[TRANSPOSE_SHIFTED_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))];
+    const int64_t tile_row = blockIdx.x, tile_col = blockIdx.y;
+    if (transpose_shifted_edge(E, rows, cols, tile_row, tile_col))
+        shifted_tile<E, true>((unsigned char *)out, (const unsigned char *)in, rows, cols, tile_row,
+                              tile_col, tile);
+    else
+        shifted_tile<E, false>((unsigned char *)out, (const unsigned char *)in, rows, cols,
+                               tile_row, tile_col, tile);
 }
 
 /* ---- launchers ---- */
@@ -556,6 +694,13 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
                                       (unsigned)transpose_cells_tile_cols(E, cols));
                 transpose_packed_cells<E>
                     <<<cells_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
+                break;
+            }
+            if (transpose_shifted_takes(E, rows, cols, in)) {
+                const dim3 shifted_grid((unsigned)transpose_shifted_tile_rows(E, rows),
+                                        (unsigned)transpose_cells_tile_cols(E, cols));
+                transpose_packed_shifted<E>
+                    <<<shifted_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
                 break;
             }
             /* Aligned words for bytes only. On H100 at 16384^2 (2026-11-25):
