@@ -149,10 +149,11 @@ static void test_tiled_sites(void)
 static void test_interior_shortcut(void)
 {
     const struct bf_size s[] = {
-        {2, {100, 37}},  {2, {65, 97}},   {2, {128, 64}},   {2, {31, 200}},  {2, {200, 31}},
-        {2, {300, 33}},  {2, {1, 100}},   {2, {257, 1}},    {2, {60, 70}},   {2, {127, 65}},
-        {2, {190, 3}},   {2, {160, 272}}, {2, {288, 1040}}, {2, {32, 16}},   {2, {256, 528}},
-        {2, {300, 260}}, {2, {520, 777}}, {2, {1000, 999}}, {2, {999, 1000}}};
+        {2, {100, 37}},  {2, {65, 97}},   {2, {128, 64}},   {2, {31, 200}},   {2, {200, 31}},
+        {2, {300, 33}},  {2, {1, 100}},   {2, {257, 1}},    {2, {60, 70}},    {2, {127, 65}},
+        {2, {190, 3}},   {2, {160, 272}}, {2, {288, 1040}}, {2, {32, 16}},    {2, {256, 528}},
+        {2, {300, 260}}, {2, {520, 777}}, {2, {1000, 999}}, {2, {999, 1000}}, {2, {289, 129}},
+        {2, {481, 258}}, {2, {337, 150}}};
     struct combo combos[NTILED * NSIZES];
     const int ncombos = tiled_combos(combos);
     for (int c = 0; c < ncombos; ++c)
@@ -407,15 +408,20 @@ static void test_cells_emulated(void)
  * and the lane's own (transpose_shifted_word), written where the kernel
  * writes it, element by element where it sticks out of the matrix; the
  * output must be the reference, byte for byte, each element once, nothing
- * outside. `out` on a sector and 1, 2, 3 (bytes) or 2, 6 (halves) bytes
- * past one. */
+ * outside, every whole word on 4 bytes of `out` and each segment's first on
+ * a sector. `out` on a sector and 1, 2, 3, 5, 6, 7 (bytes) or 2, 6 (halves)
+ * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
+ * multiple of the tile's own (the edge test's boundary) and rows of under
+ * 383 bytes (whose last tile column copies past `in` a tile row early). */
 static void test_shifted_emulated(void)
 {
-    const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031}};
+    const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031},
+                                {288, 259}, {384, 300}, {336, 261}, {481, 258}};
     static unsigned char tile[TRANSPOSE_SHIFTED_TILE_BYTES(4)];
     for (int elem = 1; elem <= 2; ++elem)
         for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
-            for (unsigned out_at = 0; out_at < 8; out_at += (unsigned)elem) {
+            for (unsigned at = 0; at < 16; at += (unsigned)elem) {
+                const unsigned out_at = at % 8, in_at = at < 8 ? 0 : 48;
                 if (out_at != 0 && out_at % 4 == 0)
                     continue;
                 const int64_t rows = cases[c][0], cols = cases[c][1];
@@ -436,10 +442,10 @@ static void test_shifted_emulated(void)
                                 if (!transpose_shifted_copy(elem, thread, n, &t, &ch))
                                     continue;
                                 int64_t from;
-                                const bool got = transpose_shifted_copy_inside(elem, rows, cols, tr,
-                                                                               tc, t, ch, 0, &from);
+                                const bool got = transpose_shifted_copy_inside(
+                                    elem, rows, cols, tr, tc, t, ch, in_at, &from);
                                 const unsigned g = transpose_shifted_line(
-                                    0, transpose_shifted_row_byte(elem, cols, tr, tc, t));
+                                    in_at, transpose_shifted_row_byte(elem, cols, tr, tc, t));
                                 unsigned char *to =
                                     tile + transpose_shifted_offset(elem, t, ch - (int)g, g);
                                 memset(to, 0, 16);
@@ -456,7 +462,7 @@ static void test_shifted_emulated(void)
                                     const int t = k * lane + i;
                                     const int64_t rb =
                                         transpose_shifted_row_byte(elem, cols, tr, tc, t);
-                                    const unsigned g = transpose_shifted_line(0, rb);
+                                    const unsigned g = transpose_shifted_line(in_at, rb);
                                     unsigned char two[32];
                                     memcpy(two, tile + transpose_shifted_offset(elem, t, j, g), 16);
                                     memcpy(two + 16,
@@ -495,6 +501,16 @@ static void test_shifted_emulated(void)
                                         const int64_t first =
                                             tr * transpose_shifted_rows(elem) - sb / elem + k * w;
                                         em.outside |= !edge && (first < 0 || first + k >= rows);
+                                        /* where the kernel stores the word: on 4 bytes of
+                                         * `out`, the segment's first word on a sector */
+                                        const int64_t word_at =
+                                            (int64_t)out_at +
+                                            (o * rows + tr * transpose_shifted_rows(elem) -
+                                             sb / elem) *
+                                                elem +
+                                            4 * w;
+                                        em.outside |= (word_at % 4 + 4) % 4 != 0 ||
+                                                      (w == 0 && (word_at % 32 + 32) % 32 != 0);
                                         for (int n = 0; n < k; ++n) {
                                             if (first + n < 0 || first + n >= rows)
                                                 continue;

@@ -626,18 +626,18 @@ shifted_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ 
                              "r"(word), "r"(w), "n"(TRANSPOSE_SHIFTED_OWN)
                              : "memory");
             } else if (w < TRANSPOSE_SHIFTED_OWN) {
-                const int64_t first = tile_row * transpose_shifted_rows(E) - sb / E + K * w;
-                if (first >= 0 && first + K < rows) {
+                const int64_t first_row = tile_row * transpose_shifted_rows(E) - sb / E + K * w;
+                if (first_row >= 0 && first_row + K < rows) {
                     *(uint32_t *)to = word;
                 } else { /* the matrix's first or last rows: the elements inside, the
                           * last row's from `in` (transpose_shifted_copy_inside) */
                     const unsigned char *last = in + ((rows - 1) * cols + o0 + K * m + e) * E;
 #pragma unroll
                     for (int n = 0; n < K; ++n)
-                        if (first + n >= 0 && first + n < rows)
+                        if (first_row + n >= 0 && first_row + n < rows)
                             memcpy(to + n * E,
-                                   first + n == rows - 1 ? last
-                                                         : (const unsigned char *)&word + n * E,
+                                   first_row + n == rows - 1 ? last
+                                                             : (const unsigned char *)&word + n * E,
                                    E);
                 }
             }

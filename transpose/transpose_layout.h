@@ -597,7 +597,7 @@ static BF_HD uint32_t transpose_shifted_offset(int elem_bytes, int t, int c, uns
 {
     const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     return 16u *
-           (uint32_t)(TRANSPOSE_SHIFTED_ROW * t + 8 * (((int)g + c) >> 3) + ((c + t / k) & 7));
+           (uint32_t)(TRANSPOSE_SHIFTED_ROW * t + 8 * (((int)g + c) >> 3) + ((c + 8 + t / k) & 7));
 }
 
 /* Copy n of thread `thread`: tile row *t, chunk *s of its three lines (the
@@ -648,10 +648,8 @@ static BF_HD bool transpose_shifted_copy_inside(int elem_bytes, int64_t rows, in
 static BF_HD unsigned transpose_shifted_sector_bytes(int elem_bytes, int64_t rows, unsigned out_at,
                                                      int64_t o, int64_t tile_row)
 {
-    return (
-        unsigned)((out_at + (uint64_t)((o * rows + tile_row * transpose_shifted_rows(elem_bytes)) *
-                                       elem_bytes)) %
-                  TRANSPOSE_SECTOR);
+    const int64_t element = o * rows + tile_row * transpose_shifted_rows(elem_bytes);
+    return (unsigned)((out_at + (uint64_t)(element * elem_bytes)) % TRANSPOSE_SECTOR);
 }
 
 /* The output word a lane writes: the last bs elements of the cell row
