@@ -49,22 +49,36 @@ function(bankfree_find_cutensor target)
     return()
   endif()
   set(roots ${CUTENSOR_ROOT} $ENV{CUTENSOR_ROOT})
-  execute_process(COMMAND python3 -c "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-                  OUTPUT_VARIABLE purelib RESULT_VARIABLE rc ERROR_QUIET
+  execute_process(COMMAND python3 -c
+                  "import sysconfig; p = sysconfig.get_paths(); print(p['purelib']); print(p['platlib'])"
+                  OUTPUT_VARIABLE sites RESULT_VARIABLE rc ERROR_QUIET
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(rc EQUAL 0 AND IS_DIRECTORY "${purelib}/cutensor")
-    list(APPEND roots "${purelib}/cutensor")
+  if(rc EQUAL 0)
+    string(REPLACE "\n" ";" sites "${sites}")
+    foreach(site IN LISTS sites)
+      if(IS_DIRECTORY "${site}/cutensor")
+        list(APPEND roots "${site}/cutensor")
+      endif()
+    endforeach()
   endif()
   find_path(BANKFREE_CUTENSOR_INCLUDE_DIR cutensor.h HINTS ${roots} PATH_SUFFIXES include)
   find_library(BANKFREE_CUTENSOR_LIBRARY NAMES cutensor libcutensor.so.2 HINTS ${roots}
                PATH_SUFFIXES lib lib64)
-  if(BANKFREE_CUTENSOR_INCLUDE_DIR AND BANKFREE_CUTENSOR_LIBRARY)
+  set(major 0) # cuTENSOR 2's API (plans, plan preferences); 1.x had another
+  if(BANKFREE_CUTENSOR_INCLUDE_DIR)
+    file(STRINGS "${BANKFREE_CUTENSOR_INCLUDE_DIR}/cutensor.h" line
+         REGEX "^#define CUTENSOR_MAJOR [0-9]+")
+    if(line MATCHES "CUTENSOR_MAJOR ([0-9]+)")
+      set(major ${CMAKE_MATCH_1})
+    endif()
+  endif()
+  if(BANKFREE_CUTENSOR_INCLUDE_DIR AND BANKFREE_CUTENSOR_LIBRARY AND major GREATER_EQUAL 2)
     message(STATUS "bankfree: cuTENSOR ${BANKFREE_CUTENSOR_LIBRARY}: transpose times cutensorPermute")
     target_include_directories(${target} SYSTEM PRIVATE ${BANKFREE_CUTENSOR_INCLUDE_DIR})
     target_link_libraries(${target} PRIVATE ${BANKFREE_CUTENSOR_LIBRARY})
     target_compile_definitions(${target} PRIVATE BANKFREE_CUTENSOR=1)
   else()
-    message(STATUS "bankfree: cuTENSOR not found (optional; -DCUTENSOR_ROOT=...)")
+    message(STATUS "bankfree: cuTENSOR 2 not found (optional; -DCUTENSOR_ROOT=...)")
   endif()
 endfunction()
 
