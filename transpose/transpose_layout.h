@@ -18,7 +18,11 @@
  * output row's segment back onto the sector at or before the tile's first
  * column, and read the rows above the tile that the shift reaches
  * (transpose_rows_above): every output sector is then written by one store
- * of one warp (0.94 of copy there).
+ * of one warp (0.94 of copy there). Packed bytes and halves also run two
+ * kernels on a raw tile copied in by cp.async, whose functions close this
+ * file: "packed on aligned shapes" (the cells kernel) and "packed at other
+ * shapes" (the shifted kernel, which moves its output segments onto
+ * sectors the same way).
  *
  * The kernels in transpose.cu call these functions for every shared access,
  * and the bank model calls the very same functions for every lane of every
