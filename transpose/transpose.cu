@@ -456,15 +456,6 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
                         transpose_blocks<E, BLOCKS_ELEMENTS>>(tile, out, in, rows, cols);
 }
 
-/* Packed on aligned shapes (transpose_cells_shape): the tile copied in raw
- * by cp.async, 16 bytes a lane, chunks placed by transpose_cells_offset; a
- * copy right of the matrix or below it reads nothing and writes zeros
- * (src-size 0). Warp w then takes chunk column w (skipped where it lies
- * right of the matrix), lane q the k rows of cell row q (none below the
- * matrix: the reads are guarded as the stores they feed): four cells of
- * k x k, transposed in registers, their words written along the output
- * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
- * tiles in flight. Needs sm_80 (cp.async). */
 /* 16 bytes to shared memory, of which the first `bytes` (16, or 0 to read
  * nothing, or what is left at the end of `in`) come from `from`, zeros the
  * rest. */
@@ -476,6 +467,15 @@ static __device__ __forceinline__ void copy_chunk(void *to, const void *from, in
                  : "memory");
 }
 
+/* Packed on aligned shapes (transpose_cells_shape): the tile copied in raw
+ * by cp.async, 16 bytes a lane, chunks placed by transpose_cells_offset; a
+ * copy right of the matrix or below it reads nothing and writes zeros
+ * (src-size 0). Warp w then takes chunk column w (skipped where it lies
+ * right of the matrix), lane q the k rows of cell row q (none below the
+ * matrix: the reads are guarded as the stores they feed): four cells of
+ * k x k, transposed in registers, their words written along the output
+ * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
+ * tiles in flight. Needs sm_80 (cp.async). */
 template <int E>
 __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
     transpose_packed_cells(void *__restrict__ out_, const void *__restrict__ in_, int64_t rows,

@@ -61,9 +61,10 @@ static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
 
 /* The shifted kernel's tile (transpose_packed_shifted): its copies, each
  * lane's chunk in `in` (from cudaMalloc: on a 128-byte line; zero fill, by
- * the shared line, where it reads nothing) and its place in the tile; then each warp whose chunk
- * column is inside reads chunks j and j + 1 of its lanes' k rows, every lane (the 8 cell rows above
- * the tile's own too: their cells feed the shuffles). */
+ * the shared line, where it reads nothing) and its place in the tile; then
+ * each warp whose chunk column is inside reads chunks j and j + 1 of its
+ * lanes' k rows, every lane (the 8 cell rows above the tile's own too:
+ * their cells feed the shuffles). */
 static void model_shifted_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
                                int64_t tile_col, const struct bf_bank_rules *rules,
                                struct bf_site *copy, struct bf_site *read)

@@ -10,8 +10,9 @@
 #include "transpose/transpose_layout.h"
 
 /* The two sites of a launch, empty: the tile written in the load phase (a
- * cell's store; cp.async copies where packed takes the cells kernel,
- * transpose_cells_shape) and read in the store phase. */
+ * cell's store; cp.async copies where packed takes the cells or the
+ * shifted kernel, transpose_cells_shape, transpose_shifted_shape) and read
+ * in the store phase. */
 int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_t rows,
                           int64_t cols, struct bf_site sites[2]);
 
@@ -19,9 +20,9 @@ int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_
  * filled in the load phase, by every lane of the steps that exist) and
  * `read` (the tile read in the store phase, by the lanes whose cell is
  * inside the matrix), for a launch whose `out` lies out_phase elements past
- * a 32-byte sector. Where packed takes the cells kernel the tile is that
- * kernel's (128 rows x 256 bytes: tile_row, tile_col of its grid), `write`
- * its copies and `read` its 16-byte reads. */
+ * a 32-byte sector. Where packed takes the cells or the shifted
+ * kernel the tile is that kernel's (tile_row, tile_col of its grid),
+ * `write` its copies and `read` its 16-byte reads. */
 void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_t rows,
                           int64_t cols, int out_phase, int64_t tile_row, int64_t tile_col,
                           const struct bf_bank_rules *rules, struct bf_site *write,
