@@ -4,10 +4,12 @@
  * they differ only in the tile layout, every shared address coming from
  * gemm_tile_layout.h (the functions the bank model replays).
  *
- * By default a block computes 128 x 256 of C with 8 warps (2 along M, 4 along
- * N; the tile is set in gemm_tile_layout.h), each warp 64 x 64: 4 m16 by 8 n8
- * mma tiles, 128 fp32 accumulators a thread, one block an SM, as many
- * blocks as fit, each taking tiles in turn. A K tile of 64 is 4 k16 steps;
+ * A block computes 128 x 256 of C with 8 warps (2 along M, 4 along N), one
+ * block an SM, or, where C has too few such tiles to give every SM one, 128 x
+ * 128 with 4 warps, two blocks an SM (gemm_tile_bn; the tiles are set in
+ * gemm_tile_layout.h). Each warp computes 64 x 64: 4 m16 by 8 n8 mma tiles,
+ * 128 fp32 accumulators a thread; as many blocks as fit, each taking tiles in
+ * turn. A K tile of 64 is 4 k16 steps;
  * each step a warp issues 4 ldmatrix.x4 for A, 4 for B and 32 mma. What made
  * it fast (gemm_tile/README.md, "Speed"): every address worked out once
  * outside the K loop, interior tiles without predicates, the next step's
@@ -73,7 +75,7 @@ static __device__ __forceinline__ void mma_16816(float d[4], const uint32_t a[4]
 /* ---- the kernel ---- */
 
 /* What one thread copies into every K tile of A (or of B's columns), worked
- * out once: its copy i reads the row GEMM_TILE_COPY_ROWS i below its first
+ * out once: its copy i reads the row GEMM_TILE_COPY_ROWS_OF(BN) i below its first
  * one, src + i row_step, at K offset 64 kt (its chunk's 8 c is in src), and
  * writes it at its copy 0's offset + i gemm_tile_copy_stride. Copies i >=
  * rows_in read rows past the matrix, and K past k_left is past k: an edge
@@ -85,13 +87,15 @@ struct copy_plan {
     int rows_in;
 };
 
+template <int BN>
 static __device__ __forceinline__ copy_plan plan_copies(const uint16_t *src, int64_t first,
                                                         int64_t last, int64_t k, int thread)
 {
-    const int row = gemm_tile_copy_row(thread, 0), chunk = gemm_tile_copy_chunk(thread, 0);
+    constexpr int64_t step = GEMM_TILE_COPY_ROWS_OF(BN);
+    const int row = gemm_tile_copy_row(BN, thread, 0), chunk = gemm_tile_copy_chunk(BN, thread, 0);
     const int64_t rows_left = last - first - row; /* rows from this thread's first to the end */
-    const int64_t rows_in = (rows_left + GEMM_TILE_COPY_ROWS - 1) / GEMM_TILE_COPY_ROWS;
-    return copy_plan{src + (first + row) * k + 8 * chunk, GEMM_TILE_COPY_ROWS * k, k - 8 * chunk,
+    const int64_t rows_in = (rows_left + step - 1) / step;
+    return copy_plan{src + (first + row) * k + 8 * chunk, step * k, k - 8 * chunk,
                      (int)(rows_in < 0         ? 0
                            : rows_in < INT_MAX ? rows_in
                                                : INT_MAX)};
@@ -102,7 +106,7 @@ static __device__ __forceinline__ copy_plan plan_copies(const uint16_t *src, int
  * (an edge tile, or any next tile copied ahead) the copies outside read
  * nothing and write zeros, `base` (a valid address) standing in for their
  * source. */
-template <int V, int copies, bool edge>
+template <int V, int BN, int copies, bool edge>
 static __device__ __forceinline__ void copy_tile(uint32_t at0, const copy_plan &p,
                                                  const uint16_t *base, int64_t kt)
 {
@@ -111,7 +115,7 @@ static __device__ __forceinline__ void copy_tile(uint32_t at0, const copy_plan &
     const uint16_t *from = p.src + kt * GEMM_TILE_BK;
 #pragma unroll
     for (int i = 0; i < copies; ++i) {
-        const uint32_t to = at0 + (uint32_t)i * gemm_tile_copy_stride(variant);
+        const uint32_t to = at0 + (uint32_t)i * gemm_tile_copy_stride(variant, BN);
         if (edge) {
             const bool in = k_in && i < p.rows_in;
             copy16_async(to, in ? from : base, in ? 16 : 0);
@@ -190,7 +194,7 @@ struct pipeline {
  * predicates); else the group is empty. Not a predicate on the copies: ncu books an LDGSTS whose
  * predicate is off at 32 shared wavefronts and 32 sectors
  * (docs/bank-rules.md, "cp.async"), which the model would not see. */
-template <int V, bool fill_edge>
+template <int V, int BN, bool fill_edge>
 static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (&f)[2], pipeline &p,
                                                       const block_copies &fill, bool copies,
                                                       int64_t fill_kt, int64_t kt, int64_t ktiles)
@@ -205,17 +209,17 @@ static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (
             p.stage = next_stage(p.stage);
         }
         if (kk < GEMM_TILE_KK - 1 || kt + 1 < ktiles)
-            load_fragments<V>(f[(kk + 1) % 2], p.smem + gemm_tile_a_base(variant, p.stage),
-                              p.smem + gemm_tile_b_base(variant, p.stage), p.a_at0, p.b_at0,
+            load_fragments<V>(f[(kk + 1) % 2], p.smem + gemm_tile_a_base(variant, BN, p.stage),
+                              p.smem + gemm_tile_b_base(variant, BN, p.stage), p.a_at0, p.b_at0,
                               (kk + 1) % GEMM_TILE_KK);
         if (copies && kk == 0)
-            copy_tile<V, GEMM_TILE_COPIES_A, fill_edge>(p.smem + gemm_tile_a_base(variant, p.fill) +
-                                                            fill.at0,
-                                                        fill.a, fill.a_base, fill_kt);
+            copy_tile<V, BN, GEMM_TILE_COPIES_A_OF(BN), fill_edge>(
+                p.smem + gemm_tile_a_base(variant, BN, p.fill) + fill.at0, fill.a, fill.a_base,
+                fill_kt);
         if (kk == 1) {
             if (copies)
-                copy_tile<V, GEMM_TILE_COPIES_B, fill_edge>(
-                    p.smem + gemm_tile_b_base(variant, p.fill) + fill.at0, fill.b, fill.b_base,
+                copy_tile<V, BN, GEMM_TILE_COPIES_B_OF(BN), fill_edge>(
+                    p.smem + gemm_tile_b_base(variant, BN, p.fill) + fill.at0, fill.b, fill.b_base,
                     fill_kt);
             copy_commit();
             p.fill = next_stage(p.fill);
@@ -228,7 +232,7 @@ static __device__ __forceinline__ void multiply_ktile(warp_acc &acc, fragments (
  * cp.async group each (empty past the last K tile): a tile's prologue where
  * the tile before did not fill them (the first tile, or K of fewer than
  * STAGES - 1 tiles). */
-template <int V, bool edge>
+template <int V, int BN, bool edge>
 static __device__ __forceinline__ void fill_prologue(const pipeline &p, const block_copies &bc,
                                                      int64_t ktiles)
 {
@@ -237,10 +241,10 @@ static __device__ __forceinline__ void fill_prologue(const pipeline &p, const bl
 #pragma unroll
     for (int s = 0; s < GEMM_TILE_STAGES - 1; ++s) {
         if (s < ktiles) {
-            copy_tile<V, GEMM_TILE_COPIES_A, edge>(
-                p.smem + gemm_tile_a_base(variant, stage) + bc.at0, bc.a, bc.a_base, s);
-            copy_tile<V, GEMM_TILE_COPIES_B, edge>(
-                p.smem + gemm_tile_b_base(variant, stage) + bc.at0, bc.b, bc.b_base, s);
+            copy_tile<V, BN, GEMM_TILE_COPIES_A_OF(BN), edge>(
+                p.smem + gemm_tile_a_base(variant, BN, stage) + bc.at0, bc.a, bc.a_base, s);
+            copy_tile<V, BN, GEMM_TILE_COPIES_B_OF(BN), edge>(
+                p.smem + gemm_tile_b_base(variant, BN, stage) + bc.at0, bc.b, bc.b_base, s);
         }
         copy_commit();
         stage = next_stage(stage);
@@ -256,7 +260,7 @@ static __device__ __forceinline__ void fill_prologue(const pipeline &p, const bl
  * (its copies predicated: it may be an edge tile) where `ahead`, so the
  * next tile starts with them landed or in flight instead of a prologue
  * after this one's C; past the last tile the groups are empty. */
-template <int V, bool edge>
+template <int V, int BN, bool edge>
 static __device__ __forceinline__ void multiply(warp_acc &acc, pipeline &p, const block_copies &bc,
                                                 const block_copies &next, bool ahead,
                                                 int64_t ktiles)
@@ -265,14 +269,14 @@ static __device__ __forceinline__ void multiply(warp_acc &acc, pipeline &p, cons
     fragments f[2];
     copy_wait<GEMM_TILE_STAGES - 2>();
     __syncthreads();
-    load_fragments<V>(f[0], p.smem + gemm_tile_a_base(variant, p.stage),
-                      p.smem + gemm_tile_b_base(variant, p.stage), p.a_at0, p.b_at0, 0);
+    load_fragments<V>(f[0], p.smem + gemm_tile_a_base(variant, BN, p.stage),
+                      p.smem + gemm_tile_b_base(variant, BN, p.stage), p.a_at0, p.b_at0, 0);
     int64_t kt = 0;
     for (; kt + GEMM_TILE_STAGES - 1 < ktiles; ++kt)
-        multiply_ktile<V, edge>(acc, f, p, bc, true, kt + GEMM_TILE_STAGES - 1, kt, ktiles);
+        multiply_ktile<V, BN, edge>(acc, f, p, bc, true, kt + GEMM_TILE_STAGES - 1, kt, ktiles);
     for (; kt < ktiles; ++kt) /* the last STAGES - 1 K tiles: the next tile's first ones */
-        multiply_ktile<V, true>(acc, f, p, next, ahead, kt + GEMM_TILE_STAGES - 1 - ktiles, kt,
-                                ktiles);
+        multiply_ktile<V, BN, true>(acc, f, p, next, ahead, kt + GEMM_TILE_STAGES - 1 - ktiles, kt,
+                                    ktiles);
 }
 
 /* The tile of C at `index` in the grid's order: where it starts, and how
@@ -283,18 +287,19 @@ struct c_tile {
     block_copies bc;
 };
 
+template <int BN>
 static __device__ __forceinline__ c_tile tile_at(int64_t index, const uint16_t *a,
                                                  const uint16_t *b, int64_t m, int64_t n, int64_t k,
                                                  int thread, enum gemm_tile_variant variant)
 {
     int64_t tile_m, tile_n;
-    gemm_tile_block_tile(index, gemm_tile_tiles_m(m), gemm_tile_tiles_n(n), &tile_m, &tile_n);
+    gemm_tile_block_tile(index, gemm_tile_tiles_m(m), gemm_tile_tiles_n(n, BN), &tile_m, &tile_n);
     c_tile t;
     t.row0 = tile_m * GEMM_TILE_BM;
-    t.col0 = tile_n * GEMM_TILE_BN;
-    t.edge = !(t.row0 + GEMM_TILE_BM <= m && t.col0 + GEMM_TILE_BN <= n && k % GEMM_TILE_BK == 0);
-    t.bc = {plan_copies(a, t.row0, m, k, thread), plan_copies(b, t.col0, n, k, thread), a, b,
-            gemm_tile_copy_offset(variant, thread, 0)};
+    t.col0 = tile_n * BN;
+    t.edge = !(t.row0 + GEMM_TILE_BM <= m && t.col0 + BN <= n && k % GEMM_TILE_BK == 0);
+    t.bc = {plan_copies<BN>(a, t.row0, m, k, thread), plan_copies<BN>(b, t.col0, n, k, thread), a,
+            b, gemm_tile_copy_offset(variant, BN, thread, 0)};
     return t;
 }
 
@@ -302,33 +307,33 @@ static __device__ __forceinline__ c_tile tile_at(int64_t index, const uint16_t *
  * gemm_tile_block_tile's order, the next tile's first K tiles copied in
  * this one's last. pairs: n is even and c aligned to two elements, so
  * neighbours go out in one store. */
-template <int V, typename Out>
-__global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
+template <int V, int BN, typename Out>
+__global__ void __launch_bounds__(GEMM_TILE_THREADS_OF(BN), GEMM_TILE_BLOCKS_PER_SM_OF(BN))
     gemm_tile_kernel(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n, int64_t k,
                      int pairs)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     extern __shared__ __align__(128) unsigned char tiles[];
     const int thread = (int)threadIdx.x, warp = thread / 32, lane = thread % 32;
-    const int64_t count = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n),
+    const int64_t count = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n, BN),
                   ktiles = gemm_tile_tiles_k(k);
     pipeline p = {(uint32_t)__cvta_generic_to_shared(tiles),
-                  gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane),
-                  gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane), 0, GEMM_TILE_STAGES - 1};
+                  gemm_tile_ldmatrix_a(variant, BN, warp, 0, 0, lane),
+                  gemm_tile_ldmatrix_b(variant, BN, warp, 0, 0, lane), 0, GEMM_TILE_STAGES - 1};
     /* Copies ahead into the next tile only where its first STAGES - 1 K tiles
      * all fall in this one's last (K of at least STAGES - 1 tiles). */
     const bool ahead = ktiles >= GEMM_TILE_STAGES - 1;
-    c_tile t = tile_at(blockIdx.x, a, b, m, n, k, thread, variant);
+    c_tile t = tile_at<BN>(blockIdx.x, a, b, m, n, k, thread, variant);
     bool filled = false; /* t's first K tiles already copied by the tile before */
     for (int64_t index = blockIdx.x; index < count; index += gridDim.x) {
         const bool last = index + gridDim.x >= count;
         const c_tile next =
-            tile_at(last ? index : index + gridDim.x, a, b, m, n, k, thread, variant);
+            tile_at<BN>(last ? index : index + gridDim.x, a, b, m, n, k, thread, variant);
         if (!filled) {
             if (t.edge)
-                fill_prologue<V, true>(p, t.bc, ktiles);
+                fill_prologue<V, BN, true>(p, t.bc, ktiles);
             else
-                fill_prologue<V, false>(p, t.bc, ktiles);
+                fill_prologue<V, BN, false>(p, t.bc, ktiles);
         }
         const bool fill_next = ahead && !last;
 
@@ -341,15 +346,15 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
                 for (int e = 0; e < 4; ++e)
                     acc[mi][nt][e] = 0.0f;
         if (t.edge)
-            multiply<V, true>(acc, p, t.bc, next.bc, fill_next, ktiles);
+            multiply<V, BN, true>(acc, p, t.bc, next.bc, fill_next, ktiles);
         else
-            multiply<V, false>(acc, p, t.bc, next.bc, fill_next, ktiles);
+            multiply<V, BN, false>(acc, p, t.bc, next.bc, fill_next, ktiles);
 
         /* The accumulators of mma.m16n8k16: c0 c1 at row lane / 4, columns
          * 2 (lane % 4) + 0, 1; c2 c3 eight rows further down. */
-        const int64_t warp_row = t.row0 + gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + lane / 4,
+        const int64_t warp_row = t.row0 + gemm_tile_warp_m(BN, warp) * GEMM_TILE_WARP_M + lane / 4,
                       warp_col =
-                          t.col0 + gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
+                          t.col0 + gemm_tile_warp_n(BN, warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
 #pragma unroll
         for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
 #pragma unroll
@@ -366,52 +371,64 @@ __global__ void __launch_bounds__(GEMM_TILE_THREADS, GEMM_TILE_BLOCKS_PER_SM)
 
 /* ---- launchers ---- */
 
-/* Blocks of gemm_tile_kernel<V, Out> that fit on the device at once (the
- * persistent grid's size), asked once a device and kernel: the variants
- * differ in shared memory (padded's rows are longer) and registers. */
-template <int V, typename Out> static cudaError_t resident_blocks(int bytes, int *blocks)
+/* Blocks of gemm_tile_kernel<V, BN, Out> that fit on one SM at once (the
+ * persistent grid is this many an SM), asked once a device and kernel: the
+ * variants differ in shared memory (padded's rows are longer) and registers,
+ * the tiles in both. */
+template <int V, int BN, typename Out>
+static cudaError_t blocks_per_sm(int device, int bytes, int *per_sm)
 {
     static int known[64];
-    int device = 0, sms = 0, per_sm = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err != cudaSuccess)
-        return err;
     if (device >= 0 && device < 64 && known[device] > 0) {
-        *blocks = known[device];
+        *per_sm = known[device];
         return cudaSuccess;
     }
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_tile_kernel<V, Out>,
-                                                            GEMM_TILE_THREADS, (size_t)bytes);
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        per_sm, gemm_tile_kernel<V, BN, Out>, GEMM_TILE_THREADS_OF(BN), (size_t)bytes);
     if (err != cudaSuccess)
         return err;
-    if (per_sm < 1)
+    if (*per_sm < 1)
         return cudaErrorInvalidConfiguration;
-    *blocks = sms * per_sm;
     if (device >= 0 && device < 64)
-        known[device] = *blocks;
+        known[device] = *per_sm;
     return cudaSuccess;
 }
 
+template <int V, int BN, typename Out>
+static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
+                               int64_t k, int pairs, int device, int sms, cudaStream_t stream)
+{
+    const int bytes = (int)gemm_tile_smem_bytes((enum gemm_tile_variant)V, BN);
+    const auto kernel = gemm_tile_kernel<V, BN, Out>;
+    /* More than 48 KiB of dynamic shared memory must be asked for. */
+    cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    int per_sm = 0;
+    if (err == cudaSuccess)
+        err = blocks_per_sm<V, BN, Out>(device, bytes, &per_sm);
+    if (err != cudaSuccess)
+        return err;
+    const int64_t tiles = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n, BN),
+                  resident = (int64_t)sms * per_sm;
+    const unsigned blocks = (unsigned)(tiles < resident ? tiles : resident);
+    kernel<<<blocks, GEMM_TILE_THREADS_OF(BN), bytes, stream>>>(c, a, b, m, n, k, pairs);
+    return cudaGetLastError();
+}
+
+/* The tile by C's shape on this GPU (gemm_tile_bn), then its kernel. */
 template <int V, typename Out>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int pairs, cudaStream_t stream)
 {
-    const int bytes = (int)gemm_tile_smem_bytes((enum gemm_tile_variant)V);
-    const auto kernel = gemm_tile_kernel<V, Out>;
-    /* More than 48 KiB of dynamic shared memory must be asked for. */
-    cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-    int resident = 0;
+    int device = 0, sms = 0;
+    cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess)
-        err = resident_blocks<V, Out>(bytes, &resident);
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (err != cudaSuccess)
         return err;
-    const int64_t tiles = gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n);
-    const unsigned blocks = (unsigned)(tiles < resident ? tiles : resident);
-    kernel<<<blocks, GEMM_TILE_THREADS, bytes, stream>>>(c, a, b, m, n, k, pairs);
-    return cudaGetLastError();
+    if (gemm_tile_bn(m, n, sms) == GEMM_TILE_BN)
+        return launch_tile<V, GEMM_TILE_BN, Out>(c, a, b, m, n, k, pairs, device, sms, stream);
+    return launch_tile<V, GEMM_TILE_BN_NARROW, Out>(c, a, b, m, n, k, pairs, device, sms, stream);
 }
 
 template <typename Out>

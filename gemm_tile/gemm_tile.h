@@ -61,7 +61,8 @@ enum gemm_tile_variant {
  * zero-filled by TMA). a and b must be 16-byte aligned (cudaMalloc's are).
  * Returns cudaErrorInvalidValue, and launches nothing, for a bad variant, k
  * not a positive multiple of 8, m or n < 1, more than 2^31 - 1 tiles of C
- * (128 x 256 elements each), a null pointer, or a or b not 16-byte aligned;
+ * (counted as 128 x 128 elements each), a null pointer, or a or b not 16-byte
+ * aligned;
  * for the wgmma variants also m, n or k of 2^31 or more (TMA's coordinates
  * are 32-bit). A wgmma variant returns cudaErrorNoKernelImageForDevice, and
  * launches nothing, on a GPU that is not compute capability 9.0 or from a

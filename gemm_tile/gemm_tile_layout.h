@@ -4,11 +4,12 @@
  * calls the very same functions for every lane of every warp, so the model
  * cannot drift from the code.
  *
- * A block computes a BM x BN tile of C (128 x 256 by default), 64 of K at a
- * time. Its A tile (BM rows of M, 64 fp16 of K each) and its B tile (BN
- * columns of N, 64 fp16 of K each: B is column-major, so a column is a
- * contiguous row of K) have the same form: rows of 8 chunks of 16 bytes.
- * Chunk c of row r holds K values 8c .. 8c + 7. The variants place chunk (r, c) at:
+ * A block computes a BM x bn tile of C, 64 of K at a time: 128 x 256 (the
+ * wide tile, one block an SM), or 128 x 128 (the narrow one, two blocks an
+ * SM) where C has too few wide tiles to give every SM one (gemm_tile_bn). Its A tile (BM rows of M,
+ * 64 fp16 of K each) and its B tile (BN columns of N, 64 fp16 of K each: B is column-major, so a
+ * column is a contiguous row of K) have the same form: rows of 8 chunks of 16 bytes. Chunk c of row
+ * r holds K values 8c .. 8c + 7. The variants place chunk (r, c) at:
  *
  *   rowmajor   128 r + 16 c              ldmatrix's 8 rows of one chunk column
  *                                        share 4 banks: 8 wavefronts, 8-way
@@ -46,7 +47,10 @@
 #define GEMM_TILE_BM 128 /* rows of C (and of the A tile) a block computes */
 #endif
 #ifndef GEMM_TILE_BN
-#define GEMM_TILE_BN 256 /* columns of C (rows of the B tile) a block computes */
+#define GEMM_TILE_BN 256 /* the wide tile: columns of C (rows of the B tile) a block computes */
+#endif
+#ifndef GEMM_TILE_BN_NARROW
+#define GEMM_TILE_BN_NARROW 128 /* the narrow tile's */
 #endif
 #ifndef GEMM_TILE_WARP_N
 #define GEMM_TILE_WARP_N 64 /* C a warp computes: 64 x WARP_N */
@@ -57,28 +61,42 @@
 #ifndef GEMM_TILE_BLOCKS_PER_SM
 #define GEMM_TILE_BLOCKS_PER_SM 1 /* __launch_bounds__: registers for this many blocks an SM */
 #endif
+#ifndef GEMM_TILE_BLOCKS_PER_SM_NARROW
+#define GEMM_TILE_BLOCKS_PER_SM_NARROW 2 /* the narrow tile's */
+#endif
 #ifndef GEMM_TILE_GROUP_M
 #define GEMM_TILE_GROUP_M 16 /* tile rows the grid walks down at a time (gemm_tile_block_tile) */
 #endif
-#define GEMM_TILE_BK        64 /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
-#define GEMM_TILE_CHUNKS    8  /* 16-byte chunks a tile row */
-#define GEMM_TILE_WARP_M    64
-#define GEMM_TILE_WARPS_M   (GEMM_TILE_BM / GEMM_TILE_WARP_M)
-#define GEMM_TILE_WARPS_N   (GEMM_TILE_BN / GEMM_TILE_WARP_N)
-#define GEMM_TILE_THREADS   (32 * GEMM_TILE_WARPS_M * GEMM_TILE_WARPS_N) /* a warp a warp tile */
-#define GEMM_TILE_MI        (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
-#define GEMM_TILE_NJ        (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
-#define GEMM_TILE_KK        (GEMM_TILE_BK / 16)     /* k16 steps a stage */
-/* cp.async copies a thread makes for one tile: rows x 8 chunks / threads. */
-#define GEMM_TILE_COPIES_A  (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
-/* Rows one round of copies covers: a thread's copies are this many rows apart. */
-#define GEMM_TILE_COPY_ROWS (GEMM_TILE_THREADS / GEMM_TILE_CHUNKS)
-#define GEMM_TILE_COPIES_B  (GEMM_TILE_BN * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS)
-#if GEMM_TILE_BM % GEMM_TILE_WARP_M || GEMM_TILE_BN % GEMM_TILE_WARP_N || GEMM_TILE_WARP_N % 16
-#error "gemm_tile: the warp tiles (64 x WARP_N, WARP_N a multiple of 16) must cover the block tile"
+#define GEMM_TILE_BK               64 /* K a pipeline stage holds: 64 fp16, 128 B a tile row */
+#define GEMM_TILE_CHUNKS           8  /* 16-byte chunks a tile row */
+#define GEMM_TILE_WARP_M           64
+#define GEMM_TILE_WARPS_M          (GEMM_TILE_BM / GEMM_TILE_WARP_M)
+#define GEMM_TILE_MI               (GEMM_TILE_WARP_M / 16) /* m16 tiles a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_NJ               (GEMM_TILE_WARP_N / 16) /* n16 pairs a warp: one ldmatrix.x4 each */
+#define GEMM_TILE_KK               (GEMM_TILE_BK / 16)     /* k16 steps a stage */
+/* What follows from a tile's width bn (GEMM_TILE_BN or _BN_NARROW), as
+ * constant expressions for the kernel's templates: warps along N, threads (a
+ * warp a warp tile), cp.async copies a thread makes for one A or B tile
+ * (rows x 8 chunks / threads), rows one round of copies covers (a thread's
+ * copies are this many rows apart), and blocks an SM (__launch_bounds__). */
+#define GEMM_TILE_WARPS_N_OF(bn)   ((bn) / GEMM_TILE_WARP_N)
+#define GEMM_TILE_THREADS_OF(bn)   (32 * GEMM_TILE_WARPS_M * GEMM_TILE_WARPS_N_OF(bn))
+#define GEMM_TILE_COPIES_A_OF(bn)  (GEMM_TILE_BM * GEMM_TILE_CHUNKS / GEMM_TILE_THREADS_OF(bn))
+#define GEMM_TILE_COPIES_B_OF(bn)  ((bn)*GEMM_TILE_CHUNKS / GEMM_TILE_THREADS_OF(bn))
+#define GEMM_TILE_COPY_ROWS_OF(bn) (GEMM_TILE_THREADS_OF(bn) / GEMM_TILE_CHUNKS)
+#define GEMM_TILE_BLOCKS_PER_SM_OF(bn)                                                             \
+    ((bn) == GEMM_TILE_BN ? GEMM_TILE_BLOCKS_PER_SM : GEMM_TILE_BLOCKS_PER_SM_NARROW)
+/* The most threads a block of either tile (for buffers sized at compile time). */
+#define GEMM_TILE_MAX_THREADS GEMM_TILE_THREADS_OF(GEMM_TILE_BN)
+#if GEMM_TILE_BM % GEMM_TILE_WARP_M || GEMM_TILE_BN % GEMM_TILE_WARP_N ||                          \
+    GEMM_TILE_BN_NARROW % GEMM_TILE_WARP_N || GEMM_TILE_WARP_N % 16 ||                             \
+    GEMM_TILE_BN_NARROW > GEMM_TILE_BN
+#error                                                                                             \
+    "gemm_tile: the warp tiles (64 x WARP_N, WARP_N a multiple of 16) must cover both block tiles"
 #endif
-#if GEMM_TILE_BM * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS ||                                         \
-    GEMM_TILE_BN * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS || GEMM_TILE_COPY_ROWS % 8
+#if GEMM_TILE_BM * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS_OF(GEMM_TILE_BN) ||                        \
+    GEMM_TILE_BM * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS_OF(GEMM_TILE_BN_NARROW) ||                 \
+    GEMM_TILE_COPY_ROWS_OF(GEMM_TILE_BN) % 8 || GEMM_TILE_COPY_ROWS_OF(GEMM_TILE_BN_NARROW) % 8
 #error "gemm_tile: each thread makes whole copies, a multiple of 8 rows apart"
 #endif
 
@@ -97,79 +115,81 @@ static BF_HD uint32_t gemm_tile_chunk_offset(enum gemm_tile_variant variant, int
     return r * gemm_tile_row_bytes(variant) + c * 16u;
 }
 
-/* Bytes of the A tile (BM rows), the B tile (BN rows), a stage (A then B),
+/* Bytes of the A tile (BM rows), the B tile (bn rows), a stage (A then B),
  * the whole pipeline: the kernel's dynamic shared memory. */
 static BF_HD uint32_t gemm_tile_a_bytes(enum gemm_tile_variant variant)
 {
     return GEMM_TILE_BM * gemm_tile_row_bytes(variant);
 }
-static BF_HD uint32_t gemm_tile_b_bytes(enum gemm_tile_variant variant)
+static BF_HD uint32_t gemm_tile_b_bytes(enum gemm_tile_variant variant, int bn)
 {
-    return GEMM_TILE_BN * gemm_tile_row_bytes(variant);
+    return (uint32_t)bn * gemm_tile_row_bytes(variant);
 }
-static BF_HD uint32_t gemm_tile_stage_bytes(enum gemm_tile_variant variant)
+static BF_HD uint32_t gemm_tile_stage_bytes(enum gemm_tile_variant variant, int bn)
 {
-    return gemm_tile_a_bytes(variant) + gemm_tile_b_bytes(variant);
+    return gemm_tile_a_bytes(variant) + gemm_tile_b_bytes(variant, bn);
 }
-static BF_HD uint32_t gemm_tile_smem_bytes(enum gemm_tile_variant variant)
+static BF_HD uint32_t gemm_tile_smem_bytes(enum gemm_tile_variant variant, int bn)
 {
-    return GEMM_TILE_STAGES * gemm_tile_stage_bytes(variant);
+    return GEMM_TILE_STAGES * gemm_tile_stage_bytes(variant, bn);
 }
 
 /* Where stage `stage`'s A tile and B tile start. */
-static BF_HD uint32_t gemm_tile_a_base(enum gemm_tile_variant variant, int stage)
+static BF_HD uint32_t gemm_tile_a_base(enum gemm_tile_variant variant, int bn, int stage)
 {
-    return (uint32_t)stage * gemm_tile_stage_bytes(variant);
+    return (uint32_t)stage * gemm_tile_stage_bytes(variant, bn);
 }
-static BF_HD uint32_t gemm_tile_b_base(enum gemm_tile_variant variant, int stage)
+static BF_HD uint32_t gemm_tile_b_base(enum gemm_tile_variant variant, int bn, int stage)
 {
-    return gemm_tile_a_base(variant, stage) + gemm_tile_a_bytes(variant);
+    return gemm_tile_a_base(variant, bn, stage) + gemm_tile_a_bytes(variant);
 }
 
 /* ---- cp.async: global to shared, 16 bytes a lane ---- */
 
-/* Copy `copy` (0 .. GEMM_TILE_COPIES_A or _B - 1) of thread `thread` moves chunk
- * `chunk` of tile row `row`: the block's threads take as many consecutive
- * chunks (GEMM_TILE_COPY_ROWS rows) at a time, so a warp copies 4 whole rows,
- * 8 lanes a row, and the lanes of a quarter-warp read 128 contiguous bytes of
- * global memory. */
-static BF_HD int gemm_tile_copy_row(int thread, int copy)
+/* Copy `copy` (0 .. GEMM_TILE_COPIES_A_OF or _B_OF(bn) - 1) of thread
+ * `thread` of a block of the bn-wide tile moves chunk `chunk` of tile row
+ * `row`: the block's threads take as many consecutive chunks
+ * (GEMM_TILE_COPY_ROWS_OF(bn) rows) at a time, so a warp copies 4 whole
+ * rows, 8 lanes a row, and the lanes of a quarter-warp read 128 contiguous
+ * bytes of global memory. */
+static BF_HD int gemm_tile_copy_row(int bn, int thread, int copy)
 {
-    return (copy * GEMM_TILE_THREADS + thread) / GEMM_TILE_CHUNKS; /* thread / 8 + COPY_ROWS copy */
+    return (copy * GEMM_TILE_THREADS_OF(bn) + thread) / GEMM_TILE_CHUNKS; /* + COPY_ROWS copy */
 }
-static BF_HD int gemm_tile_copy_chunk(int thread, int copy)
+static BF_HD int gemm_tile_copy_chunk(int bn, int thread, int copy)
 {
-    return (copy * GEMM_TILE_THREADS + thread) % GEMM_TILE_CHUNKS;
+    return (copy * GEMM_TILE_THREADS_OF(bn) + thread) % GEMM_TILE_CHUNKS;
 }
 
-/* Bytes from a thread's copy i to its copy i + 1: GEMM_TILE_COPY_ROWS (32)
- * rows, a multiple of 8, so the swizzle's row % 8 and the chunk column stay:
- * copy_offset(t, i) = copy_offset(t, 0) + i copy_stride in every layout. The
- * kernel adds it; nvcc would rebuild the swizzle for every copy. */
-static BF_HD uint32_t gemm_tile_copy_stride(enum gemm_tile_variant variant)
+/* Bytes from a thread's copy i to its copy i + 1: GEMM_TILE_COPY_ROWS_OF(bn)
+ * (32 or 16) rows, a multiple of 8, so the swizzle's row % 8 and the chunk
+ * column stay: copy_offset(t, i) = copy_offset(t, 0) + i copy_stride in every
+ * layout. The kernel adds it; nvcc would rebuild the swizzle for every copy. */
+static BF_HD uint32_t gemm_tile_copy_stride(enum gemm_tile_variant variant, int bn)
 {
-    return GEMM_TILE_COPY_ROWS * gemm_tile_row_bytes(variant);
+    return (uint32_t)GEMM_TILE_COPY_ROWS_OF(bn) * gemm_tile_row_bytes(variant);
 }
 
 /* The shared byte offset (inside a tile) that copy `copy` of thread `thread`
  * writes. */
-static BF_HD uint32_t gemm_tile_copy_offset(enum gemm_tile_variant variant, int thread, int copy)
+static BF_HD uint32_t gemm_tile_copy_offset(enum gemm_tile_variant variant, int bn, int thread,
+                                            int copy)
 {
-    return gemm_tile_chunk_offset(variant, gemm_tile_copy_row(thread, copy),
-                                  gemm_tile_copy_chunk(thread, copy));
+    return gemm_tile_chunk_offset(variant, gemm_tile_copy_row(bn, thread, copy),
+                                  gemm_tile_copy_chunk(bn, thread, copy));
 }
 
 /* ---- ldmatrix.x4: four 8x8 fp16 matrices, lane l gives row l % 8 of matrix l / 8 ---- */
 
-/* Warp w of the block computes C rows 64 (w / WARPS_N) .. + 63 and columns
- * WARP_N (w % WARPS_N) .. + WARP_N - 1. */
-static BF_HD int gemm_tile_warp_m(int warp)
+/* Warp w of a block of the bn-wide tile computes C rows 64 (w / WARPS_N) ..
+ * + 63 and columns WARP_N (w % WARPS_N) .. + WARP_N - 1. */
+static BF_HD int gemm_tile_warp_m(int bn, int warp)
 {
-    return warp / GEMM_TILE_WARPS_N;
+    return warp / GEMM_TILE_WARPS_N_OF(bn);
 }
-static BF_HD int gemm_tile_warp_n(int warp)
+static BF_HD int gemm_tile_warp_n(int bn, int warp)
 {
-    return warp % GEMM_TILE_WARPS_N;
+    return warp % GEMM_TILE_WARPS_N_OF(bn);
 }
 
 /* A's fragment of mma.m16n8k16 for m16 tile `mi` of the warp and k16 step
@@ -177,10 +197,10 @@ static BF_HD int gemm_tile_warp_n(int warp)
  * (rows 0-7, k 8-15), (rows 8-15, k 8-15), which ldmatrix returns as a0a1,
  * a2a3, a4a5, a6a7 (PTX ISA, "Matrix Fragments for mma.m16n8k16"). So lane l
  * gives row l % 16 of the m16 tile, chunk 2 kk + l / 16. */
-static BF_HD uint32_t gemm_tile_ldmatrix_a(enum gemm_tile_variant variant, int warp, int mi, int kk,
-                                           int lane)
+static BF_HD uint32_t gemm_tile_ldmatrix_a(enum gemm_tile_variant variant, int bn, int warp, int mi,
+                                           int kk, int lane)
 {
-    const int row = gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + mi * 16 + lane % 16;
+    const int row = gemm_tile_warp_m(bn, warp) * GEMM_TILE_WARP_M + mi * 16 + lane % 16;
     return gemm_tile_chunk_offset(variant, row, 2 * kk + lane / 16);
 }
 
@@ -191,11 +211,11 @@ static BF_HD uint32_t gemm_tile_ldmatrix_a(enum gemm_tile_variant variant, int w
  * 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): b0b1 and b2b3 of the first n8
  * tile, then of the second. Lane l gives row l % 8 + 8 (l / 16), chunk
  * 2 kk + (l / 8) % 2. */
-static BF_HD uint32_t gemm_tile_ldmatrix_b(enum gemm_tile_variant variant, int warp, int nj, int kk,
-                                           int lane)
+static BF_HD uint32_t gemm_tile_ldmatrix_b(enum gemm_tile_variant variant, int bn, int warp, int nj,
+                                           int kk, int lane)
 {
     const int row =
-        gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + nj * 16 + lane % 8 + 8 * (lane / 16);
+        gemm_tile_warp_n(bn, warp) * GEMM_TILE_WARP_N + nj * 16 + lane % 8 + 8 * (lane / 16);
     return gemm_tile_chunk_offset(variant, row, 2 * kk + (lane / 8) % 2);
 }
 
@@ -229,10 +249,25 @@ static BF_HD int64_t gemm_tile_tiles_m(int64_t m)
 {
     return (m + GEMM_TILE_BM - 1) / GEMM_TILE_BM;
 }
-static BF_HD int64_t gemm_tile_tiles_n(int64_t n)
+static BF_HD int64_t gemm_tile_tiles_n(int64_t n, int bn)
 {
-    return (n + GEMM_TILE_BN - 1) / GEMM_TILE_BN;
+    return (n + bn - 1) / bn;
 }
+
+/* The tile's width for an m x n C on a GPU of `sms` SMs, by the wgmma
+ * kernel's rule (gemm_tile_wgmma_bn): 256 columns where the wide tiles
+ * number at least half the SMs, else 128 (twice the blocks, two an SM). On
+ * the H100 (132 SMs) the narrow tile runs up to about 1400 x 1400 of C,
+ * where the wide tile's 2-32 blocks leave most SMs idle: measured, it is
+ * 1.14-1.41x faster at 256³-1024³, and 4-14% slower from 4096³ (`padded`
+ * 0.79x at 2048³; gemm_tile/README.md, "CUTLASS beside ours"). */
+static BF_HD int gemm_tile_bn(int64_t m, int64_t n, int sms)
+{
+    return 2 * gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n, GEMM_TILE_BN) >= sms
+               ? GEMM_TILE_BN
+               : GEMM_TILE_BN_NARROW;
+}
+
 /* Why gemm_tile_f32 and gemm_tile_f16 refuse an m x n x k launch of
  * `variant` with cudaErrorInvalidValue (NULL: they run it; they refuse NULL
  * pointers and A or B not 16-byte aligned too). The launcher and the
@@ -246,8 +281,8 @@ static inline const char *gemm_tile_refusal(enum gemm_tile_variant variant, int6
         return "M or N below 1";
     if (k < 8 || k % 8 != 0)
         return "K not a positive multiple of 8";
-    if (gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n))
-        return "more than 2^31 - 1 tiles of C";
+    if (gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n, GEMM_TILE_BN_NARROW))
+        return "more than 2^31 - 1 tiles of C"; /* counted in the narrow tile, either's bound */
     if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS && (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX))
         return "M, N or K of 2^31 or more (TMA's coordinates are 32-bit)";
     return NULL;

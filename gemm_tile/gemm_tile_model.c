@@ -20,10 +20,11 @@ static void add_copies(enum gemm_tile_variant variant, uint32_t base, int copies
     for (int copy = 0; copy < copies; ++copy) {
         uint32_t zero = 0;
         for (int lane = 0; lane < BF_WARP; ++lane) {
-            const int t = warp * BF_WARP + lane, row = gemm_tile_copy_row(t, copy);
-            const int64_t kc = at->kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(t, copy);
-            shared[lane] = base + gemm_tile_copy_offset(variant, t, 0) +
-                           (uint32_t)copy * gemm_tile_copy_stride(variant); /* as the kernel */
+            const int t = warp * BF_WARP + lane, row = gemm_tile_copy_row(at->bn, t, copy);
+            const int64_t kc = at->kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(at->bn, t, copy);
+            shared[lane] =
+                base + gemm_tile_copy_offset(variant, at->bn, t, 0) +
+                (uint32_t)copy * gemm_tile_copy_stride(variant, at->bn); /* as the kernel */
             global[lane] = 2u * (uint64_t)((first + row) * at->k + kc);
             if (first + row >= rows || kc >= at->k)
                 zero |= 1u << lane;
@@ -36,13 +37,14 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
                            const struct gemm_tile_block_at *at, const struct bf_bank_rules *rules,
                            struct bf_site sites[GEMM_TILE_SITES])
 {
-    const uint32_t a_base = gemm_tile_a_base(variant, stage),
-                   b_base = gemm_tile_b_base(variant, stage);
+    const int bn = at->bn;
+    const uint32_t a_base = gemm_tile_a_base(variant, bn, stage),
+                   b_base = gemm_tile_b_base(variant, bn, stage);
     uint32_t addr[BF_WARP];
-    for (int warp = 0; warp < GEMM_TILE_THREADS / BF_WARP; ++warp) {
-        add_copies(variant, a_base, GEMM_TILE_COPIES_A, warp, at->row0, at->m, at,
+    for (int warp = 0; warp < GEMM_TILE_THREADS_OF(bn) / BF_WARP; ++warp) {
+        add_copies(variant, a_base, GEMM_TILE_COPIES_A_OF(bn), warp, at->row0, at->m, at,
                    &sites[GEMM_TILE_SITE_COPY_A]);
-        add_copies(variant, b_base, GEMM_TILE_COPIES_B, warp, at->col0, at->n, at,
+        add_copies(variant, b_base, GEMM_TILE_COPIES_B_OF(bn), warp, at->col0, at->n, at,
                    &sites[GEMM_TILE_SITE_COPY_B]);
         /* as the kernel: each lane's offset for tile 0 at step 0, stepped
          * to kk, then a tile stride a tile */
@@ -50,16 +52,18 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
         for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] = a_base + (uint32_t)mi * tile +
-                                 gemm_tile_ldmatrix_step(
-                                     variant, gemm_tile_ldmatrix_a(variant, warp, 0, 0, lane), kk);
+                    addr[lane] =
+                        a_base + (uint32_t)mi * tile +
+                        gemm_tile_ldmatrix_step(
+                            variant, gemm_tile_ldmatrix_a(variant, bn, warp, 0, 0, lane), kk);
                 bf_site_add(&sites[GEMM_TILE_SITE_LDSM_A], rules, addr, ~0u);
             }
             for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
                 for (int lane = 0; lane < BF_WARP; ++lane)
-                    addr[lane] = b_base + (uint32_t)nj * tile +
-                                 gemm_tile_ldmatrix_step(
-                                     variant, gemm_tile_ldmatrix_b(variant, warp, 0, 0, lane), kk);
+                    addr[lane] =
+                        b_base + (uint32_t)nj * tile +
+                        gemm_tile_ldmatrix_step(
+                            variant, gemm_tile_ldmatrix_b(variant, bn, warp, 0, 0, lane), kk);
                 bf_site_add(&sites[GEMM_TILE_SITE_LDSM_B], rules, addr, ~0u);
             }
         }
@@ -196,8 +200,9 @@ int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n,
         return wgmma_model_launch(variant, m, n, k, out_bytes, rules, sites);
     gemm_tile_model_sites(sites);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
-        return GEMM_TILE_SITES; /* refused: no launch */
-    const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n),
+        return GEMM_TILE_SITES;                    /* refused: no launch */
+    const int bn = gemm_tile_bn(m, n, rules->sms); /* the tile the launcher picks on this GPU */
+    const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n, bn),
                   ktiles = gemm_tile_tiles_k(k);
     /* Stages start on the same bank: a K tile's requests do not depend on its stage. */
     for (int64_t by = 0; by < tiles_m; by = kind_next(by, tiles_m))
@@ -205,8 +210,7 @@ int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n,
             for (int64_t kt = 0; kt < ktiles; kt = kind_next(kt, ktiles)) {
                 struct bf_site tile[GEMM_TILE_SITES];
                 gemm_tile_model_sites(tile);
-                const struct gemm_tile_block_at at = {m, n, k, by * GEMM_TILE_BM, bx * GEMM_TILE_BN,
-                                                      kt};
+                const struct gemm_tile_block_at at = {m, n, k, by * GEMM_TILE_BM, bx * bn, kt, bn};
                 gemm_tile_model_ktile(variant, gemm_tile_stage_of(kt), &at, rules, tile);
                 const uint64_t times =
                     kind_count(by, tiles_m) * kind_count(bx, tiles_n) * kind_count(kt, ktiles);

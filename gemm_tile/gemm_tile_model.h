@@ -54,15 +54,17 @@ void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES]);
 
 /* Where a block's copies read: the problem (m x n x k), the block's first row
- * of A (row0) and of B's columns (col0), and the K tile kt. Rows past m or n
+ * of A (row0) and of B's columns (col0), the K tile kt, and the block's tile
+ * (bn columns: gemm_tile_bn). Rows past m or n
  * and K past k are zero-fill copies (they read nothing). Global addresses are
  * taken from 128-byte aligned A and B (cudaMalloc's are). */
 struct gemm_tile_block_at {
     int64_t m, n, k, row0, col0, kt;
+    int bn; /* the block's tile: GEMM_TILE_BN or GEMM_TILE_BN_NARROW columns */
 };
 
 /* Adds what every warp of one block does for one K tile held in stage
- * `stage`: GEMM_TILE_COPIES_A cp.async for A and _B for B a thread (counted
+ * `stage`: GEMM_TILE_COPIES_A_OF(bn) cp.async for A and _B_OF(bn) for B a thread (counted
  * by bf_site_add_ldgsts: global lines and shared segments, as the H100 serves
  * them), and GEMM_TILE_KK x (GEMM_TILE_MI + GEMM_TILE_NJ) ldmatrix.x4 a warp. */
 void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
@@ -70,7 +72,8 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
                            struct bf_site sites[GEMM_TILE_SITES]);
 
 /* The sites of one launch of m x n x k with C of out_bytes (4: fp32, 2:
- * fp16). mma.sync: blocks differ only at the edges (the last block row and
+ * fp16), in the tile the launcher picks for the rules' SMs (gemm_tile_bn,
+ * gemm_tile_wgmma_bn). mma.sync: blocks differ only at the edges (the last block row and
  * column zero-fill past m and n) and K tiles only in the last one
  * (zero-fill past k), so up to four kinds of block and two K tiles are
  * replayed and counted as often as they occur. wgmma: every tile and K tile

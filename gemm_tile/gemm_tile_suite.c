@@ -99,17 +99,19 @@ static const struct bf_size test_sizes[] = {
 /* For the sanitizers: 1700 x 2600 has more tiles than an H100 has SMs, so
  * both kernels' blocks take two (edges too): the wgmma kernel wraps its
  * ring, and with K 128 the mma.sync kernel copies the next tile's K tiles
- * while it multiplies this one's (with K 16, one K tile, it does not). */
+ * while it multiplies this one's (with K 16, one K tile, it does not). The
+ * smaller sizes run both kernels' narrow tiles. */
 static const struct bf_size quick_sizes[] = {
     {3, {1, 1, 8}},       {3, {40, 40, 40}}, {3, {127, 131, 64}},   {3, {257, 509, 200}},
     {3, {300, 600, 128}}, {3, {16, 16, 20}}, {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
-/* For ncu: 32 and 128 blocks (under one wave at one block an SM on 132 SMs),
- * one with edge tiles, and the bench's 4096 (512 blocks, four waves). On the
- * Hopper path 1024^3 and 1000^3 run the narrow tile (128 blocks), the other
- * two the wide one. */
+/* For ncu: sizes of under one wave of wide tiles on 132 SMs (32 and 128),
+ * one with edge tiles, and the bench's 4096 (512 wide tiles, four waves).
+ * On the Hopper path 1024^3 and 1000^3 run the narrow tile (128 blocks),
+ * the other two the wide one, as on the mma.sync path (the narrow tile's
+ * 64 blocks at 1024^3 and 1000^3). */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
                                           {3, {1000, 1000, 1000}},
                                           {3, {2048, 2048, 512}},

@@ -21,6 +21,10 @@ static const char *const names[GEMM_TILE_VARIANTS] = {
     "rowmajor",   "padded",     "swizzled",   "wgmma_interleave",
     "wgmma_sw32", "wgmma_sw64", "wgmma_sw128"};
 
+/* The mma.sync kernel's two tiles (gemm_tile_bn picks one by C's shape):
+ * every test of its layout runs for both. */
+static const int tile_bns[2] = {GEMM_TILE_BN, GEMM_TILE_BN_NARROW};
+
 /* Each (row, chunk) of a tile has its own 16-byte slot inside the tile; the
  * row-major and swizzled tiles fill their 16 KiB exactly, the padded one
  * leaves the last 16 B of each 144-byte row free. */
@@ -42,16 +46,20 @@ static void test_layouts(void)
             }
         EXPECT(bad == 0, "%s: %d chunks out of their row, unaligned or shared", names[v], bad);
         EXPECT_EQ(bytes, GEMM_TILE_BM * (v == GEMM_TILE_PADDED ? 144 : 128), "A tile bytes");
-        EXPECT_EQ(gemm_tile_b_bytes(var), GEMM_TILE_BN * (v == GEMM_TILE_PADDED ? 144 : 128),
-                  "B tile bytes");
-        EXPECT_EQ(gemm_tile_smem_bytes(var), GEMM_TILE_STAGES * (bytes + gemm_tile_b_bytes(var)),
-                  "pipeline bytes");
-        EXPECT(gemm_tile_b_base(var, 1) - gemm_tile_a_base(var, 1) == bytes &&
-                   gemm_tile_a_base(var, 2) == 2 * gemm_tile_stage_bytes(var),
-               "%s: stages are A then B, one after another", names[v]);
-        EXPECT(gemm_tile_stage_bytes(var) % 128 == 0,
-               "%s: every stage starts on the same bank (the model's one block stands for all)",
-               names[v]);
+        for (int b = 0; b < 2; ++b) {
+            const int bn = tile_bns[b];
+            EXPECT_EQ(gemm_tile_b_bytes(var, bn), bn * (v == GEMM_TILE_PADDED ? 144 : 128),
+                      "B tile bytes");
+            EXPECT_EQ(gemm_tile_smem_bytes(var, bn),
+                      GEMM_TILE_STAGES * (bytes + gemm_tile_b_bytes(var, bn)), "pipeline bytes");
+            EXPECT(gemm_tile_b_base(var, bn, 1) - gemm_tile_a_base(var, bn, 1) == bytes &&
+                       gemm_tile_a_base(var, bn, 2) == 2 * gemm_tile_stage_bytes(var, bn),
+                   "%s, %d-wide tile: stages are A then B, one after another", names[v], bn);
+            EXPECT(gemm_tile_stage_bytes(var, bn) % 128 == 0,
+                   "%s, %d-wide tile: every stage starts on the same bank (the model's one block "
+                   "stands for all)",
+                   names[v], bn);
+        }
     }
     /* The definition, and CuTe's Swizzle<3,3,3> on fp16 offsets written out. */
     int bad = 0, bad_cute = 0;
@@ -74,67 +82,71 @@ static void test_layouts(void)
 }
 
 /* The block's cp.async copies write every chunk of a tile (A: BM rows, B:
- * BN rows) once, and the 8 lanes of each quarter-warp one whole row. */
+ * bn rows) once, and the 8 lanes of each quarter-warp one whole row, in
+ * either tile. */
 static void test_copies(void)
 {
     enum { ROWS = GEMM_TILE_BM > GEMM_TILE_BN ? GEMM_TILE_BM : GEMM_TILE_BN };
-    const int copies[2] = {GEMM_TILE_COPIES_A, GEMM_TILE_COPIES_B};
-    const int rows[2] = {GEMM_TILE_BM, GEMM_TILE_BN};
-    for (int tile = 0; tile < 2; ++tile) {
+    for (int which = 0; which < 4; ++which) {
+        const int bn = tile_bns[which / 2], tile = which % 2;
+        const int copies = tile ? GEMM_TILE_COPIES_B_OF(bn) : GEMM_TILE_COPIES_A_OF(bn),
+                  rows = tile ? bn : GEMM_TILE_BM;
         static int count[ROWS][GEMM_TILE_CHUNKS];
         memset(count, 0, sizeof count);
         int rows_whole = 1, outside = 0;
-        for (int t = 0; t < GEMM_TILE_THREADS; ++t)
-            for (int i = 0; i < copies[tile]; ++i) {
-                const int r = gemm_tile_copy_row(t, i);
-                if (r >= rows[tile]) {
+        for (int t = 0; t < GEMM_TILE_THREADS_OF(bn); ++t)
+            for (int i = 0; i < copies; ++i) {
+                const int r = gemm_tile_copy_row(bn, t, i);
+                if (r >= rows) {
                     ++outside;
                     continue;
                 }
-                count[r][gemm_tile_copy_chunk(t, i)]++;
-                rows_whole &=
-                    r == gemm_tile_copy_row(t - t % 8, i) && gemm_tile_copy_chunk(t, i) == t % 8;
+                count[r][gemm_tile_copy_chunk(bn, t, i)]++;
+                rows_whole &= r == gemm_tile_copy_row(bn, t - t % 8, i) &&
+                              gemm_tile_copy_chunk(bn, t, i) == t % 8;
             }
         int bad = outside;
-        for (int r = 0; r < rows[tile]; ++r)
+        for (int r = 0; r < rows; ++r)
             for (int c = 0; c < GEMM_TILE_CHUNKS; ++c)
                 bad += count[r][c] != 1;
-        EXPECT(bad == 0, "%s tile: %d chunks not copied exactly once", tile ? "B" : "A", bad);
+        EXPECT(bad == 0, "%s tile, %d wide: %d chunks not copied exactly once", tile ? "B" : "A",
+               bn, bad);
         EXPECT(rows_whole, "a quarter-warp copies one row, lane j chunk j");
     }
 }
 
 /* The kernel's shortcuts are the layout's functions: ldmatrix addresses
  * stepped from k16 step 0 (an XOR in the swizzled tile), copies strided from
- * copy 0 (32 rows keep the swizzle's row % 8). */
+ * copy 0 (32 or 16 rows keep the swizzle's row % 8). */
 static void test_kernel_shortcuts(void)
 {
     int bad_step = 0, bad_copy = 0;
-    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
-        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
-        for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
+    for (int vb = 0; vb < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vb) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)(vb / 2);
+        const int bn = tile_bns[vb % 2];
+        for (int warp = 0; warp < GEMM_TILE_THREADS_OF(bn) / 32; ++warp)
             for (int lane = 0; lane < 32; ++lane)
                 for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
                     const uint32_t a_at = gemm_tile_ldmatrix_step(
-                                       var, gemm_tile_ldmatrix_a(var, warp, 0, 0, lane), kk),
+                                       var, gemm_tile_ldmatrix_a(var, bn, warp, 0, 0, lane), kk),
                                    b_at = gemm_tile_ldmatrix_step(
-                                       var, gemm_tile_ldmatrix_b(var, warp, 0, 0, lane), kk),
+                                       var, gemm_tile_ldmatrix_b(var, bn, warp, 0, 0, lane), kk),
                                    tile = gemm_tile_ldmatrix_tile_stride(var);
                     for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
                         bad_step += a_at + (uint32_t)mi * tile !=
-                                    gemm_tile_ldmatrix_a(var, warp, mi, kk, lane);
+                                    gemm_tile_ldmatrix_a(var, bn, warp, mi, kk, lane);
                     for (int nj = 0; nj < GEMM_TILE_NJ; ++nj)
                         bad_step += b_at + (uint32_t)nj * tile !=
-                                    gemm_tile_ldmatrix_b(var, warp, nj, kk, lane);
+                                    gemm_tile_ldmatrix_b(var, bn, warp, nj, kk, lane);
                 }
-        for (int t = 0; t < GEMM_TILE_THREADS; ++t)
-            for (int i = 0; i < GEMM_TILE_COPIES_B || i < GEMM_TILE_COPIES_A; ++i)
-                bad_copy += gemm_tile_copy_offset(var, t, i) !=
-                                gemm_tile_copy_offset(var, t, 0) +
-                                    (uint32_t)i * gemm_tile_copy_stride(var) ||
-                            gemm_tile_copy_row(t, i) !=
-                                gemm_tile_copy_row(t, 0) + GEMM_TILE_COPY_ROWS * i ||
-                            gemm_tile_copy_chunk(t, i) != gemm_tile_copy_chunk(t, 0);
+        for (int t = 0; t < GEMM_TILE_THREADS_OF(bn); ++t)
+            for (int i = 0; i < GEMM_TILE_COPIES_B_OF(bn) || i < GEMM_TILE_COPIES_A_OF(bn); ++i)
+                bad_copy += gemm_tile_copy_offset(var, bn, t, i) !=
+                                gemm_tile_copy_offset(var, bn, t, 0) +
+                                    (uint32_t)i * gemm_tile_copy_stride(var, bn) ||
+                            gemm_tile_copy_row(bn, t, i) !=
+                                gemm_tile_copy_row(bn, t, 0) + GEMM_TILE_COPY_ROWS_OF(bn) * i ||
+                            gemm_tile_copy_chunk(bn, t, i) != gemm_tile_copy_chunk(bn, t, 0);
     }
     EXPECT_EQ(bad_step, 0, "ldmatrix addresses stepped from tile 0's at step 0");
     EXPECT_EQ(bad_copy, 0, "copies strided from copy 0");
@@ -147,10 +159,11 @@ static void test_kernel_shortcuts(void)
  * fragments). Over a stage, each warp reads each of its rows' chunks once. */
 static void test_ldmatrix_lanes(void)
 {
-    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
+    for (int vb = 0; vb < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vb) {
+        const int v = vb / 2, bn = tile_bns[vb % 2];
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad_a = 0, bad_b = 0, cover_a = 0, cover_b = 0;
-        for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp) {
+        for (int warp = 0; warp < GEMM_TILE_THREADS_OF(bn) / 32; ++warp) {
             static int ca[GEMM_TILE_BM][GEMM_TILE_CHUNKS], cb[GEMM_TILE_BN][GEMM_TILE_CHUNKS];
             memset(ca, 0, sizeof ca);
             memset(cb, 0, sizeof cb);
@@ -158,34 +171,35 @@ static void test_ldmatrix_lanes(void)
                 for (int lane = 0; lane < 32; ++lane) {
                     const int q = lane / 8, i = lane % 8;
                     for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
-                        const int row =
-                            gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + mi * 16 + 8 * (q % 2) + i;
+                        const int row = gemm_tile_warp_m(bn, warp) * GEMM_TILE_WARP_M + mi * 16 +
+                                        8 * (q % 2) + i;
                         const int chunk = 2 * kk + q / 2;
-                        bad_a += gemm_tile_ldmatrix_a(var, warp, mi, kk, lane) !=
+                        bad_a += gemm_tile_ldmatrix_a(var, bn, warp, mi, kk, lane) !=
                                  gemm_tile_chunk_offset(var, row, chunk);
                         ca[row][chunk]++;
                     }
                     for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
-                        const int row =
-                            gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + nj * 16 + 8 * (q / 2) + i;
+                        const int row = gemm_tile_warp_n(bn, warp) * GEMM_TILE_WARP_N + nj * 16 +
+                                        8 * (q / 2) + i;
                         const int chunk = 2 * kk + q % 2;
-                        bad_b += gemm_tile_ldmatrix_b(var, warp, nj, kk, lane) !=
+                        bad_b += gemm_tile_ldmatrix_b(var, bn, warp, nj, kk, lane) !=
                                  gemm_tile_chunk_offset(var, row, chunk);
                         cb[row][chunk]++;
                     }
                 }
             for (int c = 0; c < GEMM_TILE_CHUNKS; ++c) {
                 for (int r = 0; r < GEMM_TILE_BM; ++r)
-                    cover_a += ca[r][c] != (r / GEMM_TILE_WARP_M == gemm_tile_warp_m(warp));
-                for (int r = 0; r < GEMM_TILE_BN; ++r)
-                    cover_b += cb[r][c] != (r / GEMM_TILE_WARP_N == gemm_tile_warp_n(warp));
+                    cover_a += ca[r][c] != (r / GEMM_TILE_WARP_M == gemm_tile_warp_m(bn, warp));
+                for (int r = 0; r < bn; ++r)
+                    cover_b += cb[r][c] != (r / GEMM_TILE_WARP_N == gemm_tile_warp_n(bn, warp));
             }
         }
-        EXPECT(bad_a == 0 && bad_b == 0, "%s: ldmatrix lanes not the mma fragments' rows (%d, %d)",
-               names[v], bad_a, bad_b);
+        EXPECT(bad_a == 0 && bad_b == 0,
+               "%s, %d-wide tile: ldmatrix lanes not the mma fragments' rows (%d, %d)", names[v],
+               bn, bad_a, bad_b);
         EXPECT(cover_a == 0 && cover_b == 0,
-               "%s: a warp does not read its rows' chunks once a stage (%d, %d)", names[v], cover_a,
-               cover_b);
+               "%s, %d-wide tile: a warp does not read its rows' chunks once a stage (%d, %d)",
+               names[v], bn, cover_a, cover_b);
     }
 }
 
@@ -197,40 +211,42 @@ static void test_ldmatrix_lanes(void)
 static void test_requests(void)
 {
     static const int ldsm[GEMM_TILE_MMA_SYNC_VARIANTS] = {32, 4, 4};
-    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
+    for (int vb = 0; vb < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vb) {
+        const int v = vb / 2, bn = tile_bns[vb % 2];
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad_a = 0, bad_b = 0, bad_copy = 0;
         uint32_t addr[32];
         struct bf_wavefronts w;
         for (int stage = 0; stage < GEMM_TILE_STAGES; ++stage)
-            for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp) {
+            for (int warp = 0; warp < GEMM_TILE_THREADS_OF(bn) / 32; ++warp) {
                 for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
                     for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
                         for (int l = 0; l < 32; ++l)
-                            addr[l] = gemm_tile_a_base(var, stage) +
-                                      gemm_tile_ldmatrix_a(var, warp, mi, kk, l);
+                            addr[l] = gemm_tile_a_base(var, bn, stage) +
+                                      gemm_tile_ldmatrix_a(var, bn, warp, mi, kk, l);
                         bf_bank_wavefronts(&bf_rules_sm90, bf_ldmatrix(4), addr, ~0u, &w);
                         bad_a += w.wavefronts != ldsm[v] || w.ideal != 4;
                     }
                     for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
                         for (int l = 0; l < 32; ++l)
-                            addr[l] = gemm_tile_b_base(var, stage) +
-                                      gemm_tile_ldmatrix_b(var, warp, nj, kk, l);
+                            addr[l] = gemm_tile_b_base(var, bn, stage) +
+                                      gemm_tile_ldmatrix_b(var, bn, warp, nj, kk, l);
                         bf_bank_wavefronts(&bf_rules_sm90, bf_ldmatrix(4), addr, ~0u, &w);
                         bad_b += w.wavefronts != ldsm[v] || w.ideal != 4;
                     }
                 }
-                for (int i = 0; i < GEMM_TILE_COPIES_B; ++i) {
+                for (int i = 0; i < GEMM_TILE_COPIES_B_OF(bn); ++i) {
                     for (int l = 0; l < 32; ++l)
-                        addr[l] = gemm_tile_b_base(var, stage) +
-                                  gemm_tile_copy_offset(var, warp * 32 + l, i);
+                        addr[l] = gemm_tile_b_base(var, bn, stage) +
+                                  gemm_tile_copy_offset(var, bn, warp * 32 + l, i);
                     bf_bank_wavefronts(&bf_rules_sm90, bf_cp_async(16), addr, ~0u, &w);
                     bad_copy += w.wavefronts != 4 || w.ideal != 4;
                 }
             }
         EXPECT(bad_a == 0 && bad_b == 0 && bad_copy == 0,
-               "%s: requests off the expected wavefronts: ldmatrix A %d, B %d, cp.async %d",
-               names[v], bad_a, bad_b, bad_copy);
+               "%s, %d-wide tile: requests off the expected wavefronts: ldmatrix A %d, B %d, "
+               "cp.async %d",
+               names[v], bn, bad_a, bad_b, bad_copy);
     }
     /* The same 8 rows of one column as an explicit example: 8 x 128 B apart. */
     uint32_t addr[32];
@@ -243,7 +259,9 @@ static void test_requests(void)
 }
 
 /* A launch: every site's requests and wavefronts, and the verdict. 300 x 200
- * x 256: 3 x 2 blocks (edge rows and columns copy zeros), 4 K tiles, every
+ * x 256, in the tile the launcher picks for 132 SMs (the narrow one: 3 x 2
+ * blocks) and for one SM (the wide one: 3 x 1), the edge rows and columns
+ * copying zeros; 4 K tiles, every
  * copy 16-byte chunks of aligned 128-byte global lines. rowmajor and swizzled
  * write each line into one whole shared row: 4 wavefronts a copy, the ideal;
  * padded's rows start 16 r bytes into a 128-byte line: 10 wavefronts for rows
@@ -251,16 +269,23 @@ static void test_requests(void)
  * the global rows are 400 bytes apart, misaligned: more than the ideal. */
 static void test_launch(void)
 {
-    const int64_t blocks = ((300 + GEMM_TILE_BM - 1) / GEMM_TILE_BM) *
-                           ((200 + GEMM_TILE_BN - 1) / GEMM_TILE_BN),
-                  ktiles = 4, warps = GEMM_TILE_THREADS / 32;
-    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
+    struct bf_bank_rules one_sm = bf_rules_sm90;
+    one_sm.sms = 1;
+    const struct bf_bank_rules *rules[2] = {&bf_rules_sm90, &one_sm};
+    EXPECT(bf_rules_sm90.sms >= 3 &&
+               gemm_tile_bn(300, 200, bf_rules_sm90.sms) == GEMM_TILE_BN_NARROW &&
+               gemm_tile_bn(300, 200, 1) == GEMM_TILE_BN,
+           "300 x 200: the narrow tile on the H100, the wide one on one SM");
+    for (int vr = 0; vr < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vr) {
+        const int v = vr / 2, bn = gemm_tile_bn(300, 200, rules[vr % 2]->sms);
+        const int64_t blocks = ((300 + GEMM_TILE_BM - 1) / GEMM_TILE_BM) * ((200 + bn - 1) / bn),
+                      ktiles = 4, warps = GEMM_TILE_THREADS_OF(bn) / 32;
         struct bf_site s[BF_MAX_SITES];
         int n =
-            gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 256, 4, &bf_rules_sm90, s);
+            gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 256, 4, rules[vr % 2], s);
         EXPECT_EQ(n, GEMM_TILE_SITES, "sites");
-        const uint64_t copies_a = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES_A),
-                       copies_b = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES_B);
+        const uint64_t copies_a = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES_A_OF(bn)),
+                       copies_b = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_COPIES_B_OF(bn));
         const uint64_t ldsm_a = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_KK * GEMM_TILE_MI);
         const uint64_t ldsm_b = (uint64_t)(blocks * ktiles * warps * GEMM_TILE_KK * GEMM_TILE_NJ);
         EXPECT(s[GEMM_TILE_SITE_COPY_A].requests == copies_a &&
@@ -289,7 +314,7 @@ static void test_launch(void)
         EXPECT(w.ld == (v == GEMM_TILE_ROWMAJOR ? 8.0 : 1.0) &&
                    (padded ? w.st > 1.0 && w.st <= 21.0 / 8.0 : w.st == 1.0) && w.atom == 0.0,
                "%s: ways ld %.2f st %.2f", names[v], w.ld, w.st);
-        gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 200, 4, &bf_rules_sm90, s);
+        gemm_tile_model_launch((enum gemm_tile_variant)v, 300, 200, 200, 4, rules[vr % 2], s);
         EXPECT(s[GEMM_TILE_SITE_COPY_A].wavefronts > s[GEMM_TILE_SITE_COPY_A].ideal,
                "%s: k = 200, misaligned global rows: more than the ideal", names[v]);
     }
@@ -302,9 +327,10 @@ static void test_launch(void)
         EXPECT((requests == 0) == (k == 0 || k % 8 != 0), "k = %d: requests %llu", k,
                (unsigned long long)requests);
     }
-    /* 1 x 1 x 8: one block, one K tile, every request still issued. */
+    /* 1 x 1 x 8: one block (of the narrow tile), one K tile, every request still issued. */
     gemm_tile_model_launch(GEMM_TILE_ROWMAJOR, 1, 1, 8, 4, &bf_rules_sm90, s);
-    EXPECT_EQ(s[GEMM_TILE_SITE_LDSM_A].requests, warps * GEMM_TILE_KK * GEMM_TILE_MI,
+    EXPECT_EQ(s[GEMM_TILE_SITE_LDSM_A].requests,
+              GEMM_TILE_THREADS_OF(GEMM_TILE_BN_NARROW) / 32 * GEMM_TILE_KK * GEMM_TILE_MI,
               "1x1x8 ldmatrix A requests");
 }
 
@@ -387,26 +413,26 @@ static float half_f(uint16_t h)
     return (float)gemm_tile_ref_half_value(h);
 }
 
-static void emu_copy_tiles(struct emulated *e, enum gemm_tile_variant v, int64_t row0, int64_t col0,
-                           int64_t kt, int stage)
+static void emu_copy_tiles(struct emulated *e, enum gemm_tile_variant v, int bn, int64_t row0,
+                           int64_t col0, int64_t kt, int stage)
 {
-    for (int t = 0; t < GEMM_TILE_THREADS; ++t) {
-        for (int i = 0; i < GEMM_TILE_COPIES_A; ++i) {
-            const int row = gemm_tile_copy_row(t, i);
-            const int64_t kc = kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(t, i);
-            const uint32_t off = gemm_tile_copy_offset(v, t, i);
+    for (int t = 0; t < GEMM_TILE_THREADS_OF(bn); ++t) {
+        for (int i = 0; i < GEMM_TILE_COPIES_A_OF(bn); ++i) {
+            const int row = gemm_tile_copy_row(bn, t, i);
+            const int64_t kc = kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(bn, t, i);
+            const uint32_t off = gemm_tile_copy_offset(v, bn, t, i);
             const int in = row0 + row < e->m && kc < e->k;
             for (int j = 0; j < 8; ++j)
-                e->smem[(gemm_tile_a_base(v, stage) + off) / 2 + j] =
+                e->smem[(gemm_tile_a_base(v, bn, stage) + off) / 2 + j] =
                     in ? e->a[(row0 + row) * e->k + kc + j] : 0;
         }
-        for (int i = 0; i < GEMM_TILE_COPIES_B; ++i) {
-            const int row = gemm_tile_copy_row(t, i);
-            const int64_t kc = kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(t, i);
-            const uint32_t off = gemm_tile_copy_offset(v, t, i);
+        for (int i = 0; i < GEMM_TILE_COPIES_B_OF(bn); ++i) {
+            const int row = gemm_tile_copy_row(bn, t, i);
+            const int64_t kc = kt * GEMM_TILE_BK + 8 * gemm_tile_copy_chunk(bn, t, i);
+            const uint32_t off = gemm_tile_copy_offset(v, bn, t, i);
             const int in = col0 + row < e->n && kc < e->k;
             for (int j = 0; j < 8; ++j)
-                e->smem[(gemm_tile_b_base(v, stage) + off) / 2 + j] =
+                e->smem[(gemm_tile_b_base(v, bn, stage) + off) / 2 + j] =
                     in ? e->b[(col0 + row) * e->k + kc + j] : 0;
         }
     }
@@ -447,29 +473,29 @@ static void emu_mma(float d[32][4], uint16_t a[4][32][2], uint16_t b0[32][2], ui
         }
 }
 
-static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, int64_t bx,
+static void emu_block(struct emulated *e, enum gemm_tile_variant v, int bn, int64_t by, int64_t bx,
                       float *c)
 {
-    const int64_t row0 = by * GEMM_TILE_BM, col0 = bx * GEMM_TILE_BN;
-    static float acc[GEMM_TILE_THREADS / 32][GEMM_TILE_MI][2 * GEMM_TILE_NJ][32][4];
+    const int64_t row0 = by * GEMM_TILE_BM, col0 = bx * bn;
+    static float acc[GEMM_TILE_MAX_THREADS / 32][GEMM_TILE_MI][2 * GEMM_TILE_NJ][32][4];
     memset(acc, 0, sizeof acc);
     for (int64_t kt = 0; kt < gemm_tile_tiles_k(e->k); ++kt) {
         const int stage = gemm_tile_stage_of(kt);
-        emu_copy_tiles(e, v, row0, col0, kt, stage);
-        for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
+        emu_copy_tiles(e, v, bn, row0, col0, kt, stage);
+        for (int warp = 0; warp < GEMM_TILE_THREADS_OF(bn) / 32; ++warp)
             for (int kk = 0; kk < GEMM_TILE_KK; ++kk) {
                 static uint16_t af[GEMM_TILE_MI][4][32][2], bf[GEMM_TILE_NJ][4][32][2];
                 uint32_t addr[32];
                 for (int mi = 0; mi < GEMM_TILE_MI; ++mi) {
                     for (int l = 0; l < 32; ++l)
-                        addr[l] =
-                            gemm_tile_a_base(v, stage) + gemm_tile_ldmatrix_a(v, warp, mi, kk, l);
+                        addr[l] = gemm_tile_a_base(v, bn, stage) +
+                                  gemm_tile_ldmatrix_a(v, bn, warp, mi, kk, l);
                     emu_ldmatrix_x4(e, addr, af[mi]);
                 }
                 for (int nj = 0; nj < GEMM_TILE_NJ; ++nj) {
                     for (int l = 0; l < 32; ++l)
-                        addr[l] =
-                            gemm_tile_b_base(v, stage) + gemm_tile_ldmatrix_b(v, warp, nj, kk, l);
+                        addr[l] = gemm_tile_b_base(v, bn, stage) +
+                                  gemm_tile_ldmatrix_b(v, bn, warp, nj, kk, l);
                     emu_ldmatrix_x4(e, addr, bf[nj]);
                 }
                 for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
@@ -478,11 +504,12 @@ static void emu_block(struct emulated *e, enum gemm_tile_variant v, int64_t by, 
                                 bf[nt / 2][2 * (nt % 2) + 1]);
             }
     }
-    for (int warp = 0; warp < GEMM_TILE_THREADS / 32; ++warp)
+    for (int warp = 0; warp < GEMM_TILE_THREADS_OF(bn) / 32; ++warp)
         for (int lane = 0; lane < 32; ++lane) {
-            const int64_t warp_row = row0 + gemm_tile_warp_m(warp) * GEMM_TILE_WARP_M + lane / 4,
+            const int64_t warp_row =
+                              row0 + gemm_tile_warp_m(bn, warp) * GEMM_TILE_WARP_M + lane / 4,
                           warp_col =
-                              col0 + gemm_tile_warp_n(warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
+                              col0 + gemm_tile_warp_n(bn, warp) * GEMM_TILE_WARP_N + 2 * (lane % 4);
             for (int mi = 0; mi < GEMM_TILE_MI; ++mi)
                 for (int half = 0; half < 2; ++half) {
                     const int64_t row = warp_row + 16 * mi + 8 * half;
@@ -528,7 +555,8 @@ static void test_block_order(void)
         }
 }
 
-/* 130 x 200 x 200: edge tiles along M and N, and a partial last K tile. */
+/* 130 x 200 x 200: edge tiles along M and N, and a partial last K tile, in
+ * either tile. */
 static void test_emulated(void)
 {
     const int64_t m = 130, n = 200, k = 200;
@@ -541,19 +569,21 @@ static void test_emulated(void)
         b[i] = gemm_tile_ref_random_half(12, (uint64_t)i);
     gemm_tile_ref(want, a, b, m, n, k);
     static uint16_t smem[GEMM_TILE_STAGES * (GEMM_TILE_BM + GEMM_TILE_BN) * 144 / 2];
-    for (int v = 0; v < GEMM_TILE_MMA_SYNC_VARIANTS; ++v) {
+    for (int vb = 0; vb < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vb) {
+        const int v = vb / 2, bn = tile_bns[vb % 2];
         struct emulated e = {smem, a, b, m, n, k};
         for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
             c[i] = NAN; /* poisoned */
-        const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n);
+        const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n, bn);
         for (int64_t block = 0; block < tiles_m * tiles_n; ++block) {
             int64_t tile_m, tile_n;
             gemm_tile_block_tile(block, tiles_m, tiles_n, &tile_m, &tile_n);
-            emu_block(&e, (enum gemm_tile_variant)v, tile_m, tile_n, c);
+            emu_block(&e, (enum gemm_tile_variant)v, bn, tile_m, tile_n, c);
         }
         const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
-        EXPECT(err < 1e-6, "%s: the emulated kernel's C is off the reference: relative L2 %g",
-               names[v], err);
+        EXPECT(err < 1e-6,
+               "%s, %d-wide tile: the emulated kernel's C is off the reference: relative L2 %g",
+               names[v], bn, err);
     }
 }
 
@@ -621,10 +651,16 @@ static void test_wgmma_layouts(void)
         int bn;
     } picks[] = {{256, 256, 64},     {1024, 1024, 64},  {2048, 1024, 64}, {2048, 2048, 256},
                  {1000, 11008, 256}, {8192, 1024, 256}, {1, 1, 64},       {8192, 8192, 256}};
-    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i)
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         EXPECT(gemm_tile_wgmma_bn(picks[i].m, picks[i].n, 132) == picks[i].bn,
                "%lld x %lld on 132 SMs: bn %d", (long long)picks[i].m, (long long)picks[i].n,
                picks[i].bn);
+        /* the mma.sync kernel's wide tile is the same 128 x 256, and its rule the same */
+        EXPECT(gemm_tile_bn(picks[i].m, picks[i].n, 132) ==
+                   (picks[i].bn == GEMM_TILE_WGMMA_BN ? GEMM_TILE_BN : GEMM_TILE_BN_NARROW),
+               "%lld x %lld on 132 SMs: the mma.sync kernel's tile as the wgmma kernel's",
+               (long long)picks[i].m, (long long)picks[i].n);
+    }
 }
 
 /* The descriptors the kernel builds find, for every row and both chunks of

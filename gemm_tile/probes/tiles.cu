@@ -52,11 +52,12 @@ static float median_ms(cublasHandle_t h, int which, float *c, const uint16_t *a,
 int main(int argc, char **argv)
 {
     const int64_t sizes[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 1024, 8192}};
+    /* these sizes take the wide tile (gemm_tile_bn) */
     printf("tile %dx%dx%d, %d warps of 64x%d, %d stages, %d blocks an SM (launch bounds), %u B "
            "shared, order in groups of %d tile rows\n",
-           GEMM_TILE_BM, GEMM_TILE_BN, GEMM_TILE_BK, GEMM_TILE_THREADS / 32, GEMM_TILE_WARP_N,
-           GEMM_TILE_STAGES, GEMM_TILE_BLOCKS_PER_SM, gemm_tile_smem_bytes(GEMM_TILE_SWIZZLED),
-           GEMM_TILE_GROUP_M);
+           GEMM_TILE_BM, GEMM_TILE_BN, GEMM_TILE_BK, GEMM_TILE_THREADS_OF(GEMM_TILE_BN) / 32,
+           GEMM_TILE_WARP_N, GEMM_TILE_STAGES, GEMM_TILE_BLOCKS_PER_SM,
+           gemm_tile_smem_bytes(GEMM_TILE_SWIZZLED, GEMM_TILE_BN), GEMM_TILE_GROUP_M);
     cublasHandle_t h;
     cublasCreate(&h);
     const int count = argc > 1 ? atoi(argv[1]) : 3; /* the first `count` sizes */
