@@ -5,9 +5,9 @@
  * gemm_tile_layout.h (the functions the bank model replays).
  *
  * A block computes 128 x 256 of C with 8 warps (2 along M, 4 along N), one
- * block an SM, or, where C has too few such tiles to give every SM one, 128 x
- * 128 with 4 warps, two blocks an SM (gemm_tile_bn; the tiles are set in
- * gemm_tile_layout.h). Each warp computes 64 x 64: 4 m16 by 8 n8 mma tiles,
+ * block an SM, or, where such tiles number fewer than half the SMs, 128 x 128
+ * with 4 warps, built for two blocks an SM (gemm_tile_bn; the tiles are set
+ * in gemm_tile_layout.h). Each warp computes 64 x 64: 4 m16 by 8 n8 mma tiles,
  * 128 fp32 accumulators a thread; as many blocks as fit, each taking tiles in
  * turn. A K tile of 64 is 4 k16 steps;
  * each step a warp issues 4 ldmatrix.x4 for A, 4 for B and 32 mma. What made

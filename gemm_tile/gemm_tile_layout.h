@@ -5,11 +5,13 @@
  * cannot drift from the code.
  *
  * A block computes a BM x bn tile of C, 64 of K at a time: 128 x 256 (the
- * wide tile, one block an SM), or 128 x 128 (the narrow one, two blocks an
- * SM) where C has too few wide tiles to give every SM one (gemm_tile_bn). Its A tile (BM rows of M,
- * 64 fp16 of K each) and its B tile (BN columns of N, 64 fp16 of K each: B is column-major, so a
- * column is a contiguous row of K) have the same form: rows of 8 chunks of 16 bytes. Chunk c of row
- * r holds K values 8c .. 8c + 7. The variants place chunk (r, c) at:
+ * wide tile, 8 warps, one block an SM), or 128 x 128 (the narrow one, 4
+ * warps, room for two blocks an SM) where C has fewer wide tiles than half
+ * the SMs (gemm_tile_bn). Its A tile (BM rows of M, 64 fp16 of K each) and
+ * its B tile (bn columns of N, 64 fp16 of K each: B is column-major, so a
+ * column is a contiguous row of K) have the same form: rows of 8 chunks of
+ * 16 bytes. Chunk c of row r holds K values 8c .. 8c + 7. The variants place
+ * chunk (r, c) at:
  *
  *   rowmajor   128 r + 16 c              ldmatrix's 8 rows of one chunk column
  *                                        share 4 banks: 8 wavefronts, 8-way
@@ -96,6 +98,8 @@
 #endif
 #if GEMM_TILE_BM * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS_OF(GEMM_TILE_BN) ||                        \
     GEMM_TILE_BM * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS_OF(GEMM_TILE_BN_NARROW) ||                 \
+    GEMM_TILE_BN * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS_OF(GEMM_TILE_BN) ||                        \
+    GEMM_TILE_BN_NARROW * GEMM_TILE_CHUNKS % GEMM_TILE_THREADS_OF(GEMM_TILE_BN_NARROW) ||          \
     GEMM_TILE_COPY_ROWS_OF(GEMM_TILE_BN) % 8 || GEMM_TILE_COPY_ROWS_OF(GEMM_TILE_BN_NARROW) % 8
 #error "gemm_tile: each thread makes whole copies, a multiple of 8 rows apart"
 #endif
@@ -256,9 +260,10 @@ static BF_HD int64_t gemm_tile_tiles_n(int64_t n, int bn)
 
 /* The tile's width for an m x n C on a GPU of `sms` SMs, by the wgmma
  * kernel's rule (gemm_tile_wgmma_bn): 256 columns where the wide tiles
- * number at least half the SMs, else 128 (twice the blocks, two an SM). On
- * the H100 (132 SMs) the narrow tile runs up to about 1400 x 1400 of C,
- * where the wide tile's 2-32 blocks leave most SMs idle: measured, it is
+ * number at least half the SMs, else 128 (twice the blocks; then every
+ * narrow tile has a block of its own, as they number fewer than the SMs).
+ * On the H100 (132 SMs) square C takes the narrow tile up to 1280 x 1280,
+ * where the wide tile's 2-50 blocks leave most SMs idle: measured, it is
  * 1.14-1.41x faster at 256³-1024³, and 4-14% slower from 4096³ (`padded`
  * 0.79x at 2048³; gemm_tile/README.md, "CUTLASS beside ours"). */
 static BF_HD int gemm_tile_bn(int64_t m, int64_t n, int sms)
@@ -282,7 +287,7 @@ static inline const char *gemm_tile_refusal(enum gemm_tile_variant variant, int6
     if (k < 8 || k % 8 != 0)
         return "K not a positive multiple of 8";
     if (gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n, GEMM_TILE_BN_NARROW))
-        return "more than 2^31 - 1 tiles of C"; /* counted in the narrow tile, either's bound */
+        return "more than 2^31 - 1 tiles of C"; /* in the mma.sync kernel's narrow tile */
     if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS && (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX))
         return "M, N or K of 2^31 or more (TMA's coordinates are 32-bit)";
     return NULL;

@@ -334,6 +334,50 @@ static void test_launch(void)
               "1x1x8 ldmatrix A requests");
 }
 
+/* The launch's model, which replays up to four kinds of block and two K
+ * tiles and counts each as often as it occurs, equals a replay of every
+ * block and K tile of the grid in the tile the rule gives (fewer wide
+ * tiles than half the SMs: the narrow one), with edge blocks along both
+ * axes and a partial last K tile; on 132 SMs and on one. */
+static void test_launch_replay(void)
+{
+    static const int64_t shapes[][3] = {
+        {300, 200, 256}, {300, 200, 200}, {130, 520, 72}, {700, 1100, 136}};
+    struct bf_bank_rules one_sm = bf_rules_sm90;
+    one_sm.sms = 1;
+    const struct bf_bank_rules *rules[2] = {&bf_rules_sm90, &one_sm};
+    for (int c = 0; c < 4 * 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++c) {
+        const int64_t *sh = shapes[c / (2 * GEMM_TILE_MMA_SYNC_VARIANTS)];
+        const int64_t m = sh[0], n = sh[1], k = sh[2];
+        const struct bf_bank_rules *r = rules[c / GEMM_TILE_MMA_SYNC_VARIANTS % 2];
+        const enum gemm_tile_variant v = (enum gemm_tile_variant)(c % GEMM_TILE_MMA_SYNC_VARIANTS);
+        const int64_t wide = ((m + 127) / 128) * ((n + 255) / 256);
+        const int bn = 2 * wide < r->sms ? 128 : 256;
+        EXPECT_EQ(gemm_tile_bn(m, n, r->sms), bn, "the rule");
+        struct bf_site all[GEMM_TILE_SITES], model[BF_MAX_SITES];
+        gemm_tile_model_sites(all);
+        for (int64_t tm = 0; tm < (m + 127) / 128; ++tm)
+            for (int64_t tn = 0; tn < (n + bn - 1) / bn; ++tn)
+                for (int64_t kt = 0; kt < (k + 63) / 64; ++kt) {
+                    const struct gemm_tile_block_at at = {m, n, k, 128 * tm, bn * tn, kt, bn};
+                    gemm_tile_model_ktile(v, gemm_tile_stage_of(kt), &at, r, all);
+                }
+        gemm_tile_model_launch(v, m, n, k, 4, r, model);
+        int bad = 0;
+        for (int i = 0; i < GEMM_TILE_SITES; ++i)
+            bad += all[i].requests != model[i].requests ||
+                   all[i].wavefronts != model[i].wavefronts || all[i].ideal != model[i].ideal;
+        EXPECT(bad == 0, "%s %lldx%lldx%lld on %d SMs: %d sites off the full replay", names[v],
+               (long long)m, (long long)n, (long long)k, r->sms, bad);
+    }
+    /* the rule's edge on the H100: 1280^2 has 50 wide tiles, 1281^2 and 1408^2 66 = 132 / 2 */
+    EXPECT(gemm_tile_bn(1280, 1280, 132) == GEMM_TILE_BN_NARROW &&
+               gemm_tile_bn(1281, 1281, 132) == GEMM_TILE_BN &&
+               gemm_tile_bn(1408, 1408, 132) == GEMM_TILE_BN &&
+               gemm_tile_bn(1408, 1408, 133) == GEMM_TILE_BN_NARROW,
+           "the tile's rule at half the SMs");
+}
+
 /* Half conversions: known patterns, ties to even, every pattern round-trips. */
 static void test_half(void)
 {
@@ -1056,6 +1100,7 @@ int main(void)
     test_requests();
     test_kernel_shortcuts();
     test_launch();
+    test_launch_replay();
     test_half();
     test_reference();
     test_block_order();

@@ -31,7 +31,7 @@ unset IFS
 wait
 for t in "$out"/tiles[0-9]; do
     [ -x "$t" ] || { echo "$t: build failed" && tail -5 "$t-build.log" && continue; }
-    grep -A4 "entry function '_Z16gemm_tile_kernelILi2EfE" "$t-build.log" | grep -E "spill|registers"
+    grep -A4 -E "entry function '_Z16gemm_tile_kernelILi2ELi[0-9]+EfE" "$t-build.log" | grep -E "spill|registers"
     "$t"
 done
 [ "${LDGSTS:-1}" = 0 ] && exit 0
