@@ -351,15 +351,17 @@ static void test_launch_replay(void)
         const int64_t m = sh[0], n = sh[1], k = sh[2];
         const struct bf_bank_rules *r = rules[c / GEMM_TILE_MMA_SYNC_VARIANTS % 2];
         const enum gemm_tile_variant v = (enum gemm_tile_variant)(c % GEMM_TILE_MMA_SYNC_VARIANTS);
-        const int64_t wide = ((m + 127) / 128) * ((n + 255) / 256);
-        const int bn = 2 * wide < r->sms ? 128 : 256;
+        const int64_t wide =
+            ((m + GEMM_TILE_BM - 1) / GEMM_TILE_BM) * ((n + GEMM_TILE_BN - 1) / GEMM_TILE_BN);
+        const int bn = 2 * wide < r->sms ? GEMM_TILE_BN_NARROW : GEMM_TILE_BN;
         EXPECT_EQ(gemm_tile_bn(m, n, r->sms), bn, "the rule");
         struct bf_site all[GEMM_TILE_SITES], model[BF_MAX_SITES];
         gemm_tile_model_sites(all);
-        for (int64_t tm = 0; tm < (m + 127) / 128; ++tm)
+        for (int64_t tm = 0; tm < (m + GEMM_TILE_BM - 1) / GEMM_TILE_BM; ++tm)
             for (int64_t tn = 0; tn < (n + bn - 1) / bn; ++tn)
-                for (int64_t kt = 0; kt < (k + 63) / 64; ++kt) {
-                    const struct gemm_tile_block_at at = {m, n, k, 128 * tm, bn * tn, kt, bn};
+                for (int64_t kt = 0; kt < (k + GEMM_TILE_BK - 1) / GEMM_TILE_BK; ++kt) {
+                    const struct gemm_tile_block_at at = {m,       n,  k, GEMM_TILE_BM * tm,
+                                                          bn * tn, kt, bn};
                     gemm_tile_model_ktile(v, gemm_tile_stage_of(kt), &at, r, all);
                 }
         gemm_tile_model_launch(v, m, n, k, 4, r, model);
