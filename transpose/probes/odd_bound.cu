@@ -23,16 +23,31 @@
  * If the accesses alone stay below 0.95 where the library does, the bar is
  * the pattern's, not the tile's. On a GPU machine, after a build:
  *   cmake --build build --target transpose_probe_odd_bound &&
- *   build/transpose/transpose_probe_odd_bound */
+ *   build/transpose/transpose_probe_odd_bound [ELEM_BYTES ROWS COLS]
+ * (one case, or the list below). FLUSH=read in the environment flushes by
+ * reading twice the L2 (clean lines) where the bench writes it (dirty lines,
+ * written back while the next kernel runs); FLUSH=none never flushes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/ceilings.h"
 #include "transpose/probes/check.h"
 #include "transpose/transpose.h"
 
 enum { THREADS = 512, REPS = 60, CONTENDERS = 5 };
+
+/* Reads n words and writes nothing (the branch is never taken). */
+__global__ void read_all(const unsigned *p, size_t n, unsigned *never)
+{
+    unsigned x = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        x ^= p[i];
+    if (x == 0x9e3779b9u)
+        *never = x;
+}
 
 /* The k-th W-sized part of x (R-sized vectors), k known at compile time. */
 template <class W, class R, int N> static __device__ __forceinline__ W part(const R (&x)[N], int k)
@@ -126,9 +141,9 @@ static void launch(int contender, void *out, const void *in, int64_t rows, int64
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    static const struct {
+    static struct {
         int e;
         int64_t rows, cols;
     } cases[] = {
@@ -138,8 +153,17 @@ int main(void)
         {8, 8192, 8192},   {8, 7919, 8209},    {8, 16383, 16385}, {16, 8192, 8192},
         {16, 7919, 8209},  {16, 16383, 16385},
     };
+    size_t count = sizeof cases / sizeof *cases;
+    if (argc == 4) {
+        cases[0].e = atoi(argv[1]);
+        cases[0].rows = atoll(argv[2]);
+        cases[0].cols = atoll(argv[3]);
+        count = 1;
+    }
+    const char *how = getenv("FLUSH") != NULL ? getenv("FLUSH") : "write";
+    const bool read_flush = strcmp(how, "read") == 0, no_flush = strcmp(how, "none") == 0;
     size_t most = 0;
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
+    for (size_t c = 0; c < count; ++c)
         if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
             most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
     int l2 = 0;
@@ -148,6 +172,7 @@ int main(void)
     CHECK(cudaMalloc(&in, most));
     CHECK(cudaMalloc(&out, most));
     CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
+    CHECK(cudaMemset(flush, 1, 2 * (size_t)l2));
     CHECK(cudaMemset(in, 0x5b, most)); /* what is moved does not matter here */
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
@@ -158,16 +183,21 @@ int main(void)
     for (int k = 0; k < CONTENDERS; ++k)
         printf(" %13s us  of copy", names[k]);
     printf("\n");
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+    for (size_t c = 0; c < count; ++c) {
         const int e = cases[c].e;
         const int64_t rows = cases[c].rows, cols = cases[c].cols;
         const size_t data = 2 * (size_t)(rows * cols * e);
-        const bool flushed = data < 4 * (size_t)l2;
+        const bool flushed = !no_flush && data < 4 * (size_t)l2;
         static float ms[CONTENDERS][REPS];
         for (int rep = -3; rep < REPS; ++rep)
             for (int k = 0; k < CONTENDERS; ++k) {
-                if (flushed)
+                if (flushed && read_flush) {
+                    read_all<<<1056, 512>>>((const unsigned *)flush, 2 * (size_t)l2 / 4,
+                                            (unsigned *)out);
+                    CHECK(cudaGetLastError());
+                } else if (flushed) {
                     CHECK(cudaMemsetAsync(flush, rep & 0xff, 2 * (size_t)l2, 0));
+                }
                 CHECK(cudaEventRecord(start, 0));
                 launch(k, out, in, rows, cols, e);
                 CHECK(cudaEventRecord(stop, 0));
@@ -182,7 +212,9 @@ int main(void)
         }
         const float copy = median[0] < median[1] ? median[0] : median[1];
         printf("%2d %5lldx%-5lld %8s", e, (long long)rows, (long long)cols,
-               flushed ? "flushed" : "cold");
+               !flushed     ? "cold"
+               : read_flush ? "read"
+                            : "flushed");
         for (int k = 0; k < CONTENDERS; ++k)
             printf(" %16.1f  %8.3f", median[k] * 1e3, copy / median[k]);
         printf("\n");
