@@ -1,24 +1,27 @@
 /* What a tiled transpose's global accesses reach on their own, at every
  * element size, at odd shapes and at squares: issue 23 asks 0.95 of copy at
- * 7919x8209. Four contenders, their reps interleaved, timed as `bankfree
+ * 7919x8209. Five contenders, their reps interleaved, timed as `bankfree
  * bench` times (L2 flushed by a write where the data is under 4x L2, else
  * cold; medians), each as a fraction of the faster copy:
- *   copy           cudaMemcpyAsync and the bench's copy kernel
- *                  (bf_copy_ceiling, bf_copy_kernel_ceiling);
- *   accesses only  the loads and stores the library's tile makes, with
- *                  nothing in between: a block reads TR rows of TW bytes of
- *                  `in` (from the aligned access below the row's start) and
- *                  writes TW / e output rows of TR elements each, every one
- *                  moved back onto its 32-byte sector as the library's shift
- *                  does; what it writes is what it loaded, in load order (the
- *                  output is no transpose). Tiles of 64 rows x 256 bytes
- *                  (4 and 8 bytes), 64 x 512 (16), 128 x 256 (1 and 2: the
- *                  packed cells tile); accesses as the library's: the
- *                  element's size from 4 bytes up, and for 1 and 2 bytes
- *                  16-byte reads (the cells' copies) and 4-byte writes;
- *   16 B accesses  the same, every read and write 16 bytes (the reads from
- *                  the 16 bytes below the row's start): what wider accesses
- *                  would reach with the same lines and sectors;
+ *   memcpy,        cudaMemcpyAsync and the bench's copy kernel
+ *   copy kernel    (bf_copy_ceiling, bf_copy_kernel_ceiling);
+ *   accesses only  what a tile must load and store, with nothing in
+ *                  between: a block reads TR rows of TW bytes of `in` (from
+ *                  the aligned access at or below the row's start: at a
+ *                  phase off the access size, up to one access short,
+ *                  which only flatters it) and writes TW / E output rows of
+ *                  TR elements each, every one moved back onto its 32-byte
+ *                  sector as the library's shift does; no rows above, no
+ *                  whole lines; what it writes is what it loaded, in load
+ *                  order (the output is no transpose). Tiles of 64 rows x
+ *                  256 bytes (4 and 8 bytes), 64 x 512 (16), 128 x 256 (1
+ *                  and 2: the packed cells tile); accesses as the library's:
+ *                  the element's size from 4 bytes up, and for 1 and 2
+ *                  bytes 16-byte reads (the cells' copies) and 4-byte writes;
+ *   16 B accesses  the same, every read and write 16 bytes: what wider
+ *                  accesses would reach with the same lines and sectors
+ *                  (below 4 bytes it writes an output row with 8 or 16
+ *                  lanes, and runs slower for that);
  *   library        transpose(): packed for 1 and 2 bytes, padded above.
  * If the accesses alone stay below 0.95 where the library does, the bar is
  * the pattern's, not the tile's. On a GPU machine, after a build:
