@@ -41,17 +41,6 @@
 
 enum { THREADS = 512, REPS = 60, CONTENDERS = 5 };
 
-/* Reads n words and writes nothing (the branch is never taken). */
-__global__ void read_all(const unsigned *p, size_t n, unsigned *never)
-{
-    unsigned x = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        x ^= p[i];
-    if (x == 0x9e3779b9u)
-        *never = x;
-}
-
 /* The k-th W-sized part of x (R-sized vectors), k known at compile time. */
 template <class W, class R, int N> static __device__ __forceinline__ W part(const R (&x)[N], int k)
 {
@@ -163,6 +152,12 @@ int main(int argc, char **argv)
         cases[0].cols = atoll(argv[3]);
         count = 1;
     }
+    const int e0 = cases[0].e;
+    if ((argc != 1 && argc != 4) || (e0 != 1 && e0 != 2 && e0 != 4 && e0 != 8 && e0 != 16) ||
+        cases[0].rows < 1 || cases[0].cols < 1) {
+        fprintf(stderr, "usage: %s [ELEM_BYTES (1, 2, 4, 8, 16) ROWS COLS (>= 1)]\n", argv[0]);
+        return 1;
+    }
     const char *how = getenv("FLUSH") != NULL ? getenv("FLUSH") : "write";
     const bool read_flush = strcmp(how, "read") == 0, no_flush = strcmp(how, "none") == 0;
     size_t most = 0;
@@ -194,13 +189,8 @@ int main(int argc, char **argv)
         static float ms[CONTENDERS][REPS];
         for (int rep = -3; rep < REPS; ++rep)
             for (int k = 0; k < CONTENDERS; ++k) {
-                if (flushed && read_flush) {
-                    read_all<<<1056, 512>>>((const unsigned *)flush, 2 * (size_t)l2 / 4,
-                                            (unsigned *)out);
-                    CHECK(cudaGetLastError());
-                } else if (flushed) {
-                    CHECK(cudaMemsetAsync(flush, rep & 0xff, 2 * (size_t)l2, 0));
-                }
+                if (flushed)
+                    flush_l2(flush, 2 * (size_t)l2, read_flush, rep);
                 CHECK(cudaEventRecord(start, 0));
                 launch(k, out, in, rows, cols, e);
                 CHECK(cudaEventRecord(stop, 0));

@@ -128,7 +128,7 @@ int main(void)
         static float ms[KERNELS][REPS];
         for (int rep = -5; rep < REPS; ++rep)
             for (int k = 0; k < KERNELS; ++k) {
-                CHECK(cudaMemsetAsync(flush, rep & 0xff, FLUSH_BYTES, 0));
+                flush_l2(flush, FLUSH_BYTES, 0, rep);
                 CHECK(cudaEventRecord(start, 0));
                 launch(k, blas, out, in, rows, cols);
                 CHECK(cudaEventRecord(stop, 0));

@@ -20,17 +20,6 @@
 
 enum { REPS = 300, FLUSH_BYTES = 256 << 20, KERNELS = 3 };
 
-/* Reads n words and writes nothing (the branch is never taken). */
-__global__ void read_all(const unsigned *p, size_t n, unsigned *never)
-{
-    unsigned x = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        x ^= p[i];
-    if (x == 0x9e3779b9u)
-        *never = x;
-}
-
 /* Kernel i of the three on the rows x cols matrix in (out is cols x rows). */
 static void launch(int i, cublasHandle_t blas, float *out, const float *in, int64_t rows,
                    int64_t cols)
@@ -96,13 +85,7 @@ int main(void)
         static float ms[KERNELS][REPS];
         for (int rep = -5; rep < REPS; ++rep)
             for (int i = 0; i < KERNELS; ++i) {
-                if (read_flush) {
-                    read_all<<<1056, 512>>>((const unsigned *)flush, FLUSH_BYTES / 4,
-                                            (unsigned *)flush);
-                    CHECK(cudaGetLastError());
-                } else {
-                    CHECK(cudaMemsetAsync(flush, rep & 0xff, FLUSH_BYTES, 0));
-                }
+                flush_l2(flush, FLUSH_BYTES, read_flush, rep);
                 CHECK(cudaEventRecord(start, 0));
                 launch(i, blas, out, in, rows, cols);
                 CHECK(cudaEventRecord(stop, 0));
