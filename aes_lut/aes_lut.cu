@@ -353,7 +353,8 @@ static __device__ __forceinline__ uint4 block_output(const uint32_t s[4], uint4 
  * and stores: 32 consecutive 16-byte blocks). The last, partial tile, and
  * unaligned buffers, go one block at a time. */
 template <enum aes_lut_variant V, int ROUNDS, bool CTR, bool ALIGNED>
-__global__ void __launch_bounds__(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V))
+__global__ void __launch_bounds__(AES_LUT_THREADS,
+                                  BF_MIN_BLOCKS(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V)))
     aes_lut_kernel(uint8_t *out, const uint8_t *in, const struct aes_lut_params p)
 {
     constexpr uint32_t WORDS = AES_LUT_WORDS(V);
@@ -496,11 +497,14 @@ static cudaError_t run(enum aes_lut_variant variant, bool ctr, const uint8_t *ke
     p.n = n;
     p.blocks = (n + 15) / 16;
     int device, sms;
+    struct bf_sm_limits sm;
     cudaError_t err;
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
-        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) !=
+            cudaSuccess ||
+        (err = bf_sm_limits_query(device, &sm)) != cudaSuccess)
         return err;
-    const int64_t grid = aes_lut_grid(variant, p.blocks, sms);
+    const int64_t grid = aes_lut_grid(variant, p.blocks, sms, sm);
     p.share = aes_lut_share(p.blocks, grid);
     const bool aligned = ((uintptr_t)in | (uintptr_t)out) % 16 == 0;
     switch (variant) {

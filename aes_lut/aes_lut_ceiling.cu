@@ -46,7 +46,7 @@ static __device__ __forceinline__ void rounds(uint32_t (&s)[K][4], uint32_t mine
 }
 
 template <int ROUNDS>
-__global__ void __launch_bounds__(AES_LUT_THREADS, 4)
+__global__ void __launch_bounds__(AES_LUT_THREADS, BF_MIN_BLOCKS(AES_LUT_THREADS, 4))
     lookup_ceiling(uint4 *out, const uint4 *in, int64_t blocks, int64_t share)
 {
     __shared__ uint32_t table[AES_LUT_WORDS(AES_LUT_REPLICATED)];
@@ -94,7 +94,13 @@ extern "C" cudaError_t aes_lut_lookup_ceiling(void *out, const void *in, int64_t
         return cudaErrorInvalidValue;
     if (blocks == 0)
         return cudaSuccess;
-    const int64_t grid = aes_lut_grid(AES_LUT_REPLICATED, blocks, sms),
+    struct bf_sm_limits sm;
+    int device;
+    cudaError_t err;
+    if ((err = cudaGetDevice(&device)) != cudaSuccess ||
+        (err = bf_sm_limits_query(device, &sm)) != cudaSuccess)
+        return err;
+    const int64_t grid = aes_lut_grid(AES_LUT_REPLICATED, blocks, sms, sm),
                   share = aes_lut_share(blocks, grid);
     uint4 *o = (uint4 *)out;
     const uint4 *i = (const uint4 *)in;

@@ -33,6 +33,7 @@
 
 #include "aes_lut/aes_lut.h"
 #include "common/hostdev.h"
+#include "common/sm_limits.h"
 
 /* Why aes_lut_ctr and aes_lut_ecb refuse n bytes with cudaErrorInvalidValue
  * (NULL: they run them; they refuse a bad variant, key or pointer too): ECB
@@ -107,12 +108,23 @@ static BF_HD void aes_lut_entry(enum aes_lut_variant variant, uint32_t w, int *t
  * choice, not yet measured on the H100. */
 #define AES_LUT_BLOCKS_PER_SM(variant) 4
 
-/* The grid: enough blocks for the tiles, at most blocks_per_sm * sms. */
-static BF_HD int64_t aes_lut_grid(enum aes_lut_variant variant, int64_t aes_blocks, int sms)
+/* Those a GPU of limits `sm` holds: fewer where 4 replicated tables do not
+ * fit its shared memory (sm_86, sm_89, sm_120: 3; sm_75: 2). */
+static BF_HD int aes_lut_blocks_per_sm(enum aes_lut_variant variant, struct bf_sm_limits sm)
 {
-    (void)variant; /* every variant runs 4 blocks an SM, for now */
+    const uint32_t words = AES_LUT_WORDS(variant) > 0u ? AES_LUT_WORDS(variant) : 4u;
+    const int fit =
+        bf_blocks_fit(sm, AES_LUT_THREADS, (int)(4u * words), AES_LUT_BLOCKS_PER_SM(variant));
+    return fit > 0 ? fit : 1;
+}
+
+/* The grid on a GPU of `sms` SMs of limits `sm`: enough blocks for the
+ * tiles, at most blocks_per_sm * sms. */
+static BF_HD int64_t aes_lut_grid(enum aes_lut_variant variant, int64_t aes_blocks, int sms,
+                                  struct bf_sm_limits sm)
+{
     const int64_t tiles = (aes_blocks + AES_LUT_TILE - 1) / AES_LUT_TILE,
-                  most = (int64_t)sms * AES_LUT_BLOCKS_PER_SM(variant);
+                  most = (int64_t)sms * aes_lut_blocks_per_sm(variant, sm);
     return tiles < most ? tiles : most;
 }
 

@@ -241,7 +241,8 @@ int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case
         return first + 3;
 
     if (words > 0) { /* every block writes its tables as 16-byte stores, thread t vector t */
-        const uint64_t grid = (uint64_t)aes_lut_grid(variant, nb, rules->sms);
+        const uint64_t grid =
+            (uint64_t)aes_lut_grid(variant, nb, rules->sms, bf_sm_limits_of(rules->cc));
         struct bf_site setup = site(sites[0].name, sites[0].access);
         uint32_t addr[32];
         for (uint32_t v = 0; v < words / 4; v += 32) {

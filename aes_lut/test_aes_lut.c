@@ -167,11 +167,28 @@ static void test_layouts(void)
     EXPECT_EQ(aes_lut_words(AES_LUT_CONSTANT), 0, "constant: no shared memory");
     /* the grid's shares cover every tile */
     for (int64_t nb = 1; nb < 200000; nb = nb * 3 + 1) {
-        const int64_t grid = aes_lut_grid(AES_LUT_SHARED, nb, 132), share = aes_lut_share(nb, grid);
+        const int64_t grid = aes_lut_grid(AES_LUT_SHARED, nb, 132, bf_sm_limits_of(90)),
+                      share = aes_lut_share(nb, grid);
         EXPECT(grid >= 1 && grid * share * AES_LUT_TILE >= nb &&
                    (grid - 1) * share * AES_LUT_TILE < nb,
                "%lld blocks: grid %lld, share %lld", (long long)nb, (long long)grid,
                (long long)share);
+    }
+    /* Other GPUs: 4 blocks of 256 threads an SM, fewer where 4 replicated
+     * tables (4 x 32 KiB) do not fit (common/sm_limits.h). */
+    static const struct {
+        int cc, replicated, shared;
+    } gpus[] = {{90, 4, 4}, {80, 4, 4}, {89, 3, 4}, {86, 3, 4}, {120, 3, 4}, {75, 2, 4}};
+    for (size_t g = 0; g < sizeof gpus / sizeof *gpus; ++g) {
+        const struct bf_sm_limits sm = bf_sm_limits_of(gpus[g].cc);
+        EXPECT(aes_lut_blocks_per_sm(AES_LUT_REPLICATED, sm) == gpus[g].replicated &&
+                   aes_lut_blocks_per_sm(AES_LUT_SHARED, sm) == gpus[g].shared &&
+                   aes_lut_blocks_per_sm(AES_LUT_CONSTANT, sm) == 4,
+               "sm_%d: replicated %d, shared %d blocks an SM", gpus[g].cc,
+               aes_lut_blocks_per_sm(AES_LUT_REPLICATED, sm),
+               aes_lut_blocks_per_sm(AES_LUT_SHARED, sm));
+        EXPECT_EQ(aes_lut_grid(AES_LUT_REPLICATED, INT64_C(1) << 30, 100, sm),
+                  100 * gpus[g].replicated, "a large input: blocks an SM x SMs");
     }
 }
 

@@ -4,10 +4,10 @@
 
 /* sms: H100 SXM has 132; for the older rules a representative GPU of the
  * generation (GTX 280 and Tesla C1060, 30 SMs; Tesla K40, 15 SMX). */
-const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 16, 8, 132};
-const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16, 16, 30};
+const struct bf_bank_rules bf_rules_sm90 = {"sm_90", 32, 4, 32, 16, 16, 8, 132, 90};
+const struct bf_bank_rules bf_rules_cc1x = {"compute 1.x", 16, 4, 16, 16, 16, 16, 30, 90};
 const struct bf_bank_rules bf_rules_kepler8 = {
-    "compute 3.x, 8-byte banks", 32, 8, 32, 32, 32, 32, 15};
+    "compute 3.x, 8-byte banks", 32, 8, 32, 32, 32, 32, 15, 90};
 
 const char *bf_op_name(enum bf_op op)
 {

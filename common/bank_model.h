@@ -70,6 +70,8 @@ struct bf_bank_rules {
     int st16_lanes; /* lanes served together by a 16-byte store */
     int sms; /* SMs of the GPU the model replays: a kernel whose grid follows the GPU (a persistent
               * grid) launches a multiple of it */
+    int cc;  /* its compute capability, 10 x major + minor: the SM's limits (common/sm_limits.h)
+              * and the code it runs (no cp.async below 80) */
 };
 
 extern const struct bf_bank_rules bf_rules_sm90;    /* Hopper, as measured on H100 */

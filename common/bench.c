@@ -52,7 +52,7 @@ static void counter_cells(struct bf_table *t, const struct bf_counted *n,
 }
 
 /* The model's verdict on one launch of a variant, on the input the bench made
- * from ctx->seed, under the H100's rules with the SMs of the GPU timed:
+ * from ctx->seed, under the H100's rules with the SMs and limits of the GPU timed:
  * wavefronts per ideal, for loads, stores and shared atomics, and the
  * constant cache's distinct addresses a request (empty when it has none).
  * Returns the launch's ways and wavefronts. */
@@ -61,8 +61,10 @@ static struct bf_launch_ways model_cells(struct bf_table *t, const struct bf_fam
                                          const struct bf_bench_ctx *ctx)
 {
     struct bf_bank_rules rules = bf_rules_sm90;
-    if (ctx->dev->sms > 0)
+    if (ctx->dev->sms > 0) { /* the GPU timed: its SMs and its limits */
         rules.sms = ctx->dev->sms;
+        rules.cc = ctx->dev->sm.cc;
+    }
     struct bf_site sites[BF_MAX_SITES];
     int nsites = variant >= 0 ? f->model(variant, type, size, ctx->seed, &rules, sites) : 0;
     const struct bf_launch_ways w = bf_sites_ways(sites, nsites);

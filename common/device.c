@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "common/check.h"
+#include "common/sm_limits.h" /* again, after the runtime: bf_sm_limits_query */
 
 #ifndef BF_CUDA_ARCHS
 #define BF_CUDA_ARCHS "unknown"
@@ -53,7 +54,8 @@ int bf_device_peek(struct bf_device *d, int id)
         cudaDeviceGetAttribute(&d->cc_major, cudaDevAttrComputeCapabilityMajor, id) !=
             cudaSuccess ||
         cudaDeviceGetAttribute(&d->cc_minor, cudaDevAttrComputeCapabilityMinor, id) !=
-            cudaSuccess) {
+            cudaSuccess ||
+        bf_sm_limits_query(id, &d->sm) != cudaSuccess) {
         cudaGetLastError(); /* leave no error behind */
         return -1;
     }
@@ -83,6 +85,18 @@ int bf_device_open(struct bf_device *d, int id)
     d->cc_major = p.major;
     d->cc_minor = p.minor;
     d->sms = p.multiProcessorCount;
+    BF_CHECK(bf_sm_limits_query(d->id, &d->sm));
+    /* The model replays a GPU by its compute capability's limits
+     * (common/sm_limits.h): say so where this GPU's differ. */
+    const struct bf_sm_limits table = bf_sm_limits_of(d->sm.cc);
+    if (table.threads != d->sm.threads || table.shared != d->sm.shared ||
+        table.block_shared != d->sm.block_shared || table.reserved != d->sm.reserved)
+        fprintf(stderr,
+                "bankfree: note: sm_%d's limits in common/sm_limits.h (%d threads, %d / %d / %d "
+                "bytes of shared memory an SM / a block / reserved) are not this GPU's (%d, %d / "
+                "%d / %d): the model's grids may differ from its launches\n",
+                d->sm.cc, table.threads, table.shared, table.block_shared, table.reserved,
+                d->sm.threads, d->sm.shared, d->sm.block_shared, d->sm.reserved);
     d->l2_bytes = (size_t)p.l2CacheSize;
     d->global_bytes = p.totalGlobalMem;
     int khz = 0;

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "common/sm_limits.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,6 +23,7 @@ struct bf_device {
     size_t global_bytes;
     int runtime_version, driver_version; /* 13000 = 13.0 */
     int max_sm_clock_mhz;
+    struct bf_sm_limits sm; /* one SM's limits, from the driver */
 };
 
 /* Opens CUDA device `id`, or the current device when id < 0. Returns 0 when
@@ -30,7 +33,7 @@ struct bf_device {
  * the build has no code for the GPU. */
 int bf_device_open(struct bf_device *dev, int id);
 
-/* Quietly: fills dev's id and compute capability (cc_major, cc_minor) for
+/* Quietly: fills dev's id, compute capability (cc_major, cc_minor) and SM limits for
  * CUDA device `id` (the current one when id < 0) and returns 0; without
  * such a device (or a driver), returns -1 and prints nothing. For what
  * needs no GPU but says more with one (`bankfree list`). */

@@ -29,27 +29,34 @@
 #include "gemm_tile/gemm_tile_store.cuh"
 #include "gemm_tile/gemm_tile_wgmma.h"
 
-/* ---- the instructions (inline PTX: CUDA C has no intrinsic for them) ---- */
+/* ---- the instructions (inline PTX: CUDA C has no intrinsic for them) ----
+ * All sm_80's: compiled for sm_75, each is a trap, and the launcher never
+ * starts the kernel there (bf_kernel_built_for). */
+#if BF_SM80
+#define SM80_ASM(...) asm volatile(__VA_ARGS__)
+#else
+#define SM80_ASM(...) __trap()
+#endif
 
 /* 16 bytes from global to shared, asynchronously; src_bytes 0 writes 16 zero
  * bytes and reads nothing (the edge tiles' rows and K past the end). .cg:
  * through L2 only, the tile is used once by this block. */
 static __device__ __forceinline__ void copy16_async(uint32_t dst, const void *src, int src_bytes)
 {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
-                 "l"(__cvta_generic_to_global(src)), "r"(src_bytes)
-                 : "memory");
+    SM80_ASM("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
+             "l"(__cvta_generic_to_global(src)), "r"(src_bytes)
+             : "memory");
 }
 
 static __device__ __forceinline__ void copy_commit(void)
 {
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    SM80_ASM("cp.async.commit_group;\n" ::: "memory");
 }
 
 /* Waits until at most `pending` committed groups are still in flight. */
 template <int pending> static __device__ __forceinline__ void copy_wait(void)
 {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+    SM80_ASM("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 }
 
 /* Four 8x8 fp16 matrices: lane l gives the address of row l % 8 of matrix
@@ -57,19 +64,19 @@ template <int pending> static __device__ __forceinline__ void copy_wait(void)
  * 2 (lane % 4) + 0, 1). volatile: it must stay between the barriers. */
 static __device__ __forceinline__ void ldmatrix_x4(uint32_t r[4], uint32_t addr)
 {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
+    SM80_ASM("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+             : "r"(addr));
 }
 
 /* d += a * b, m16n8k16, A row-major and B column-major fp16, fp32 accumulators. */
 static __device__ __forceinline__ void mma_16816(float d[4], const uint32_t a[4], uint32_t b0,
                                                  uint32_t b1)
 {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
-                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    SM80_ASM("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+             "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 /* ---- the kernel ---- */
@@ -400,9 +407,13 @@ static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int
 {
     const int bytes = (int)gemm_tile_smem_bytes((enum gemm_tile_variant)V, BN);
     const auto kernel = gemm_tile_kernel<V, BN, Out>;
+    int sm80 = 0; /* this GPU runs the kernel's sm_80 code (else a trap) */
+    cudaError_t err = bf_kernel_built_for((const void *)kernel, 80, &sm80);
+    if (err == cudaSuccess && !sm80)
+        return cudaErrorNoKernelImageForDevice;
     /* More than 48 KiB of dynamic shared memory must be asked for. */
-    cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     int per_sm = 0;
     if (err == cudaSuccess)
         err = blocks_per_sm<V, BN, Out>(device, bytes, &per_sm);
@@ -420,15 +431,24 @@ template <int V, typename Out>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int pairs, cudaStream_t stream)
 {
-    int device = 0, sms = 0;
+    int device = 0, sms = 0, block_shared = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err =
+            cudaDeviceGetAttribute(&block_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     if (err != cudaSuccess)
         return err;
-    if (gemm_tile_bn(m, n, sms) == GEMM_TILE_BN)
+    switch (gemm_tile_bn_fitting((enum gemm_tile_variant)V, m, n, sms, block_shared)) {
+    case GEMM_TILE_BN:
         return launch_tile<V, GEMM_TILE_BN, Out>(c, a, b, m, n, k, pairs, device, sms, stream);
-    return launch_tile<V, GEMM_TILE_BN_NARROW, Out>(c, a, b, m, n, k, pairs, device, sms, stream);
+    case GEMM_TILE_BN_NARROW:
+        return launch_tile<V, GEMM_TILE_BN_NARROW, Out>(c, a, b, m, n, k, pairs, device, sms,
+                                                        stream);
+    default:
+        return cudaErrorNoKernelImageForDevice; /* its stages need more shared memory */
+    }
 }
 
 template <typename Out>
@@ -465,12 +485,37 @@ extern "C" cudaError_t gemm_tile_f16(enum gemm_tile_variant variant, uint16_t *c
     return launch(variant, reinterpret_cast<__half *>(c), a, b, m, n, k, stream);
 }
 
+/* The mma.sync variant runs on `device`: its code there is sm_80's (a build
+ * for sm_75 alone, or a GPU below sm_80, has only the trap) and its narrow
+ * tile's stages fit a block's shared memory. */
+static cudaError_t mma_sync_here(enum gemm_tile_variant variant, int device)
+{
+    int current = 0, block_shared = 0, sm80 = 0;
+    cudaError_t err = cudaGetDevice(&current);
+    if (err == cudaSuccess && current != device)
+        err = cudaSetDevice(device);
+    if (err == cudaSuccess)
+        err = bf_kernel_built_for(
+            (const void *)gemm_tile_kernel<GEMM_TILE_SWIZZLED, GEMM_TILE_BN_NARROW, float>, 80,
+            &sm80);
+    if (current != device)
+        cudaSetDevice(current);
+    if (err == cudaSuccess)
+        err =
+            cudaDeviceGetAttribute(&block_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (err != cudaSuccess)
+        return err;
+    return sm80 && gemm_tile_bn_fitting(variant, 1, 1, 1, block_shared) != 0
+               ? cudaSuccess
+               : cudaErrorNoKernelImageForDevice;
+}
+
 extern "C" cudaError_t gemm_tile_supported(enum gemm_tile_variant variant, int device)
 {
     if ((unsigned)variant >= GEMM_TILE_VARIANTS)
         return cudaErrorInvalidValue;
     if (variant < GEMM_TILE_MMA_SYNC_VARIANTS)
-        return cudaSuccess; /* this build's own architectures; the launch says if it has none */
+        return device < 0 ? cudaSuccess : mma_sync_here(variant, device);
     if (!gemm_tile_wgmma_built())
         return cudaErrorNoKernelImageForDevice;
     if (device < 0)

@@ -66,7 +66,11 @@ enum gemm_tile_variant {
  * for the wgmma variants also m, n or k of 2^31 or more (TMA's coordinates
  * are 32-bit). A wgmma variant returns cudaErrorNoKernelImageForDevice, and
  * launches nothing, on a GPU that is not compute capability 9.0 or from a
- * build without sm_90a code (gemm_tile_supported says which beforehand).
+ * build without sm_90a code; an mma.sync variant on a GPU below compute
+ * capability 8.0 (cp.async, mma.m16n8k16), from a build without code for
+ * 8.0 or later, and `padded` where a block may not have the 108 KiB of its
+ * narrow tile's stages (sm_86, sm_89, sm_120: 99 KiB). gemm_tile_supported
+ * says which beforehand.
  * Else the launch's error. */
 cudaError_t gemm_tile_f32(enum gemm_tile_variant variant, float *c, const uint16_t *a,
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream);
@@ -76,8 +80,9 @@ cudaError_t gemm_tile_f16(enum gemm_tile_variant variant, uint16_t *c, const uin
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream);
 
 /* cudaSuccess if `variant` can run on CUDA device `device`;
- * cudaErrorNoKernelImageForDevice if it needs code this build lacks (sm_90a,
- * for the wgmma variants) or a GPU of another compute capability;
+ * cudaErrorNoKernelImageForDevice if it needs code this build lacks (sm_90a
+ * for the wgmma variants, 8.0 or later for the others), a GPU of another
+ * compute capability or more shared memory a block (above);
  * cudaErrorInvalidValue for a bad variant; a CUDA error if the device cannot be
  * asked. device < 0 asks only whether this build has the code. */
 cudaError_t gemm_tile_supported(enum gemm_tile_variant variant, int device);

@@ -2,9 +2,15 @@
  * H100 at 1980 MHz (bankfree bench gemm_tile, 2026-11-23). */
 #include "gemm_tile/gemm_tile_ceiling.h"
 
+#include "common/sm_limits.h"
+
 __global__ void __launch_bounds__(GEMM_TILE_CEILING_THREADS)
     mma_sync_ceiling(float *sink, int iterations)
 {
+#if !BF_SM80
+    (void)sink, (void)iterations;
+    __trap(); /* mma.m16n8k16 is sm_80's: never launched below it */
+#else
     /* Operands that depend on the thread, so that no mma folds away. */
     const uint32_t t = threadIdx.x + 1u;
     const uint32_t a[4] = {0x3c003c00u ^ t, 0x3c003c00u ^ (t << 1), 0x3c003c00u ^ (t << 2),
@@ -23,6 +29,7 @@ __global__ void __launch_bounds__(GEMM_TILE_CEILING_THREADS)
     for (int j = 0; j < GEMM_TILE_CEILING_CHAINS; ++j)
         sum += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
     sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+#endif
 }
 
 extern "C" double gemm_tile_ceiling_flops(int blocks, int iterations)
@@ -36,6 +43,12 @@ extern "C" cudaError_t gemm_tile_ceiling(float *sink, int blocks, int iterations
 {
     if (sink == NULL || blocks < 1 || iterations < 1)
         return cudaErrorInvalidValue;
+    int sm80 = 0;
+    const cudaError_t err = bf_kernel_built_for((const void *)mma_sync_ceiling, 80, &sm80);
+    if (err != cudaSuccess)
+        return err;
+    if (!sm80)
+        return cudaErrorNoKernelImageForDevice;
     mma_sync_ceiling<<<blocks, GEMM_TILE_CEILING_THREADS, 0, stream>>>(sink, iterations);
     return cudaGetLastError();
 }

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "common/hostdev.h"
+#include "common/sm_limits.h"
 #include "common/swizzle.h"
 #include "gemm_tile/gemm_tile.h"
 
@@ -271,6 +272,22 @@ static BF_HD int gemm_tile_bn(int64_t m, int64_t n, int sms)
     return 2 * gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n, GEMM_TILE_BN) >= sms
                ? GEMM_TILE_BN
                : GEMM_TILE_BN_NARROW;
+}
+
+/* The tile the launcher takes for `variant` on a GPU whose blocks may have
+ * block_shared bytes of shared memory (cudaDevAttrMaxSharedMemoryPerBlockOptin):
+ * gemm_tile_bn's, narrow where the wide tile's stages do not fit (sm_86,
+ * sm_89, sm_120: 99 KiB, under the wide tile's 144-162 KiB), 0 where neither
+ * fits (padded there: 108 KiB for the narrow tile's three stages). */
+static BF_HD int gemm_tile_bn_fitting(enum gemm_tile_variant variant, int64_t m, int64_t n, int sms,
+                                      int block_shared)
+{
+    const int bn = gemm_tile_bn(m, n, sms);
+    if (bn == GEMM_TILE_BN && gemm_tile_smem_bytes(variant, bn) <= (uint32_t)block_shared)
+        return bn;
+    return gemm_tile_smem_bytes(variant, GEMM_TILE_BN_NARROW) <= (uint32_t)block_shared
+               ? GEMM_TILE_BN_NARROW
+               : 0;
 }
 
 /* Why gemm_tile_f32 and gemm_tile_f16 refuse an m x n x k launch of

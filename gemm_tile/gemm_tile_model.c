@@ -172,8 +172,8 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     const int bn = gemm_tile_wgmma_bn(m, n, rules->sms);
     wgmma_model_sites(bn, sites);
     sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
-    if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
-        return GEMM_TILE_WGMMA_SITES; /* refused: no launch */
+    if (m < 1 || n < 1 || k < 1 || k % 8 != 0 || rules->cc != 90)
+        return GEMM_TILE_WGMMA_SITES; /* refused, or not a Hopper GPU: no launch */
     struct bf_site once[GEMM_TILE_WGMMA_SITES];
     wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
@@ -200,8 +200,12 @@ int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n,
         return wgmma_model_launch(variant, m, n, k, out_bytes, rules, sites);
     gemm_tile_model_sites(sites);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0)
-        return GEMM_TILE_SITES;                    /* refused: no launch */
-    const int bn = gemm_tile_bn(m, n, rules->sms); /* the tile the launcher picks on this GPU */
+        return GEMM_TILE_SITES; /* refused: no launch */
+    /* the tile the launcher picks on this GPU */
+    const int bn =
+        gemm_tile_bn_fitting(variant, m, n, rules->sms, bf_sm_limits_of(rules->cc).block_shared);
+    if (bn == 0 || rules->cc < 80)
+        return GEMM_TILE_SITES; /* this GPU cannot run it: no launch */
     const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n, bn),
                   ktiles = gemm_tile_tiles_k(k);
     /* Stages start on the same bank: a K tile's requests do not depend on its stage. */

@@ -55,20 +55,37 @@ static const struct bf_variant variants[GEMM_TILE_VARIANTS] = {
 };
 
 /* The wgmma variants need sm_90a code in this build and a GPU of compute
- * capability 9.0. */
+ * capability 9.0; the mma.sync ones sm_80 (cp.async, mma.m16n8k16) and, for
+ * padded, a block of 108 KiB of shared memory. */
 static const char *gemm_tile_unavailable(int variant, const struct bf_device *dev)
 {
-    static char why[160];
-    const cudaError_t built = gemm_tile_supported((enum gemm_tile_variant)variant, -1);
+    static char why[200];
+    const enum gemm_tile_variant v = (enum gemm_tile_variant)variant;
+    const cudaError_t built = gemm_tile_supported(v, -1);
     if (built != cudaSuccess)
         return "this build has no sm_90a code (its CUDA architectures have no 90)";
-    if (dev != NULL && variant >= GEMM_TILE_MMA_SYNC_VARIANTS &&
-        (dev->cc_major != 9 || dev->cc_minor != 0)) {
+    if (dev == NULL)
+        return NULL;
+    const int cc = 10 * dev->cc_major + dev->cc_minor;
+    if (v >= GEMM_TILE_MMA_SYNC_VARIANTS && cc != 90)
         snprintf(why, sizeof why, "wgmma needs a GPU of compute capability 9.0; this one is %d.%d",
                  dev->cc_major, dev->cc_minor);
-        return why;
-    }
-    return NULL;
+    else if (v < GEMM_TILE_MMA_SYNC_VARIANTS && cc < 80)
+        snprintf(why, sizeof why,
+                 "cp.async and mma.m16n8k16 need compute capability 8.0; this GPU is %d.%d",
+                 dev->cc_major, dev->cc_minor);
+    else if (v < GEMM_TILE_MMA_SYNC_VARIANTS &&
+             gemm_tile_bn_fitting(v, 1, 1, 1, dev->sm.block_shared) == 0)
+        snprintf(why, sizeof why,
+                 "its tile's 3 stages need %u bytes of shared memory a block; this GPU gives %d",
+                 gemm_tile_smem_bytes(v, GEMM_TILE_BN_NARROW), dev->sm.block_shared);
+    else if (gemm_tile_supported(v, dev->id) != cudaSuccess)
+        snprintf(why, sizeof why,
+                 "this build has no code of compute capability 8.0 or later "
+                 "for this GPU (only a trap)");
+    else
+        return NULL;
+    return why;
 }
 
 /* The output type: fp32 C, or C rounded to fp16. Shared memory is the same. */

@@ -378,6 +378,41 @@ static void test_launch_replay(void)
                gemm_tile_bn(1408, 1408, 132) == GEMM_TILE_BN &&
                gemm_tile_bn(1408, 1408, 133) == GEMM_TILE_BN_NARROW,
            "the tile's rule at half the SMs");
+
+    /* Other GPUs: the wide tile's 3 stages (144-162 KiB) fit a block of the
+     * A100's 163 KiB, not the 99 KiB of sm_86/89/120, where every C takes the
+     * narrow tile (96 KiB) and padded (108 KiB) none; the model then replays
+     * the narrow tile, or no launch (padded; anything below sm_80; wgmma off
+     * sm_90). */
+    static const struct {
+        int cc, wide, padded_bn;
+    } gpus[] = {{90, 1, GEMM_TILE_BN}, {80, 1, GEMM_TILE_BN}, {89, 0, 0}, {120, 0, 0}};
+    for (size_t g = 0; g < sizeof gpus / sizeof *gpus; ++g) {
+        const int shared = bf_sm_limits_of(gpus[g].cc).block_shared;
+        EXPECT(gemm_tile_bn_fitting(GEMM_TILE_SWIZZLED, 4096, 4096, 132, shared) ==
+                       (gpus[g].wide ? GEMM_TILE_BN : GEMM_TILE_BN_NARROW) &&
+                   gemm_tile_bn_fitting(GEMM_TILE_ROWMAJOR, 256, 256, 132, shared) ==
+                       GEMM_TILE_BN_NARROW &&
+                   gemm_tile_bn_fitting(GEMM_TILE_PADDED, 4096, 4096, 132, shared) ==
+                       gpus[g].padded_bn,
+               "sm_%d: the tiles that fit %d bytes", gpus[g].cc, shared);
+    }
+    struct bf_bank_rules r = bf_rules_sm90;
+    struct bf_site wide[BF_MAX_SITES], narrow[BF_MAX_SITES];
+    gemm_tile_model_launch(GEMM_TILE_SWIZZLED, 4096, 4096, 4096, 4, &r, wide);
+    r.cc = 89;
+    gemm_tile_model_launch(GEMM_TILE_SWIZZLED, 4096, 4096, 4096, 4, &r, narrow);
+    EXPECT(narrow[GEMM_TILE_SITE_COPY_A].requests == 2 * wide[GEMM_TILE_SITE_COPY_A].requests &&
+               narrow[GEMM_TILE_SITE_COPY_B].requests == wide[GEMM_TILE_SITE_COPY_B].requests &&
+               narrow[GEMM_TILE_SITE_LDSM_B].requests == wide[GEMM_TILE_SITE_LDSM_B].requests,
+           "sm_89: the narrow tile (A copied once for 128 columns of C, not 256)");
+    gemm_tile_model_launch(GEMM_TILE_PADDED, 4096, 4096, 4096, 4, &r, narrow);
+    EXPECT_EQ(narrow[GEMM_TILE_SITE_LDSM_A].requests, 0, "sm_89: padded does not launch");
+    gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 4096, 4096, 4096, 4, &r, narrow);
+    EXPECT_EQ(narrow[0].requests, 0, "sm_89: wgmma does not launch");
+    r.cc = 75;
+    gemm_tile_model_launch(GEMM_TILE_SWIZZLED, 4096, 4096, 4096, 4, &r, narrow);
+    EXPECT_EQ(narrow[GEMM_TILE_SITE_LDSM_A].requests, 0, "sm_75: mma.sync does not launch");
 }
 
 /* The model's cp.async wavefronts where `ctest -L hw` held them to ncu's

@@ -74,7 +74,8 @@ static __device__ __forceinline__ void load_tile(uint4 x[HISTOGRAM_LOADS], const
  */
 template <enum histogram_variant V, int BINS, int STRADDLE, int COPIES>
 __global__ void __launch_bounds__(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
-                                  HISTOGRAM_BLOCKS_PER_SM(V, BINS))
+                                  BF_MIN_BLOCKS(BINS == HISTOGRAM_U8_BINS ? 512 : 1024,
+                                                HISTOGRAM_BLOCKS_PER_SM(V, BINS)))
     histogram_kernel(uint32_t *__restrict__ hist, const uint8_t *__restrict__ in,
                      struct histogram_split split)
 {
@@ -219,14 +220,14 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
 
     const int sample_bytes = BINS == HISTOGRAM_U8_BINS ? 1 : 2;
     const struct histogram_split split = histogram_split_input((uintptr_t)in, sample_bytes, n);
-    int device, sms, optin;
+    int device, sms;
+    struct bf_sm_limits sm;
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) !=
             cudaSuccess ||
-        (err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) !=
-            cudaSuccess)
+        (err = bf_sm_limits_query(device, &sm)) != cudaSuccess)
         return err;
-    const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms);
+    const int64_t blocks = histogram_blocks(variant, BINS, split.vectors, sms, sm);
     switch (variant) {
     case HISTOGRAM_GLOBAL:
         return launch<HISTOGRAM_GLOBAL, BINS, 1>(hist, in, split, blocks, stream);
@@ -238,7 +239,8 @@ static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, con
     /* The kernel of the copies histogram_copies picks for this share and this
      * GPU's shared memory, the layout the model replays: the one source of
      * the count. */
-    switch (histogram_copies(variant, BINS, histogram_share(split.vectors, blocks), optin)) {
+    switch (
+        histogram_copies(variant, BINS, histogram_share(split.vectors, blocks), sm.block_shared)) {
     case 4:
         return launch_replicated<BINS, 4>(hist, in, split, blocks, stream);
     case 8:

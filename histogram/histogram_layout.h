@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "common/hostdev.h"
+#include "common/sm_limits.h"
 #include "histogram/histogram.h"
 
 #define HISTOGRAM_LOADS 4 /* 16-byte loads a thread keeps in flight */
@@ -97,11 +98,9 @@ static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
 #define HISTOGRAM_FEW_COPIES_SHARE 16384
 
 /* The shared memory a block may ask for on the H100 (sm_90), in bytes:
- * cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KiB. The launcher passes
- * histogram_copies the GPU's own; the model replays the H100 and passes this
- * (struct bf_bank_rules, in common/, carries the SMs of the GPU it replays
- * but no shared-memory limit), so on a GPU of less than 128 KiB its count
- * site names 8 copies where the kernel keeps 4 above the share. */
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KiB (the tests' GPU). The
+ * launcher passes histogram_copies the GPU's own; the model the one of the
+ * GPU it replays (bf_sm_limits_of, common/sm_limits.h). */
 #define HISTOGRAM_H100_SMEM_OPTIN (227 * 1024)
 
 /* Copies of each bin a block keeps: 1 (global, shared), or replicated: 32
@@ -152,7 +151,8 @@ static BF_HD uint32_t histogram_merge_word(int copies, uint32_t bin, int i, int 
 }
 
 /* Blocks an SM runs at once, as measured on the H100 (shared memory and
- * registers): the grid is this times the SMs, each block counting an equal
+ * registers; GPUs of fewer threads or less shared memory an SM run fewer:
+ * histogram_blocks_per_sm): the grid is this times the SMs, each block counting an equal
  * share of the input, so the set-up and merge are paid once a block. A
  * macro, for the kernels' __launch_bounds__ too. One copy: 512 or 1024
  * threads of 32 registers, 4 or 2 blocks. Replicated, with the registers to
@@ -165,9 +165,17 @@ static BF_HD uint32_t histogram_merge_word(int copies, uint32_t bin, int i, int 
 #define HISTOGRAM_BLOCKS_PER_SM(variant, bins)                                                     \
     ((variant) == HISTOGRAM_SHARED ? ((bins) == HISTOGRAM_U8_BINS ? 4 : 2)                         \
                                    : ((bins) == HISTOGRAM_U8_BINS ? 2 : 1))
-static BF_HD int histogram_blocks_per_sm(enum histogram_variant variant, int bins)
+/* Those that a GPU of limits `sm` holds: fewer where their threads or the
+ * shared memory of their most copies (histogram_copies at any share) do not
+ * fit (sm_86, sm_89: 1536 threads; sm_75: 1024). */
+static BF_HD int histogram_blocks_per_sm(enum histogram_variant variant, int bins,
+                                         struct bf_sm_limits sm)
 {
-    return HISTOGRAM_BLOCKS_PER_SM(variant, bins);
+    const int copies = histogram_copies(variant, bins, INT64_MAX, sm.block_shared);
+    const int fit = bf_blocks_fit(sm, histogram_threads(bins),
+                                  (int)(4u * histogram_words(variant, bins, copies)),
+                                  HISTOGRAM_BLOCKS_PER_SM(variant, bins));
+    return fit > 0 ? fit : 1;
 }
 
 /* How n samples starting at byte address `start` are read: `head` samples
@@ -206,14 +214,15 @@ static BF_HD struct histogram_split histogram_split_input(uint64_t start, int sa
     return s;
 }
 
-/* The grid: enough blocks for the vectors, at most blocks_per_sm * sms; one
- * block at least (for the head and tail). */
+/* The grid on a GPU of `sms` SMs of limits `sm`: enough blocks for the
+ * vectors, at most blocks_per_sm * sms; one block at least (for the head and
+ * tail). */
 static BF_HD int64_t histogram_blocks(enum histogram_variant variant, int bins, int64_t vectors,
-                                      int sms)
+                                      int sms, struct bf_sm_limits sm)
 {
     int64_t tile = (int64_t)histogram_threads(bins) * HISTOGRAM_LOADS;
     int64_t need = (vectors + tile - 1) / tile,
-            most = (int64_t)sms * histogram_blocks_per_sm(variant, bins);
+            most = (int64_t)sms * histogram_blocks_per_sm(variant, bins, sm);
     return need < 1 ? 1 : need < most ? need : most;
 }
 

@@ -137,12 +137,12 @@ int histogram_model_launch(enum histogram_variant variant, int bins, enum histog
         return 0;
     const struct histogram_split sp =
         histogram_split_input(start, bins == HISTOGRAM_U8_BINS ? 1 : 2, n);
-    const int64_t grid = histogram_blocks(variant, bins, sp.vectors, rules->sms);
+    const struct bf_sm_limits sm = bf_sm_limits_of(rules->cc);
+    const int64_t grid = histogram_blocks(variant, bins, sp.vectors, rules->sms, sm);
     /* the copies the launcher picks for this share, as histogram.cu does, on
-     * the H100's shared memory (the rules carry no limit of their own:
-     * HISTOGRAM_H100_SMEM_OPTIN) */
-    const int copies = histogram_copies(variant, bins, histogram_share(sp.vectors, grid),
-                                        HISTOGRAM_H100_SMEM_OPTIN);
+     * the shared memory of the GPU replayed */
+    const int copies =
+        histogram_copies(variant, bins, histogram_share(sp.vectors, grid), sm.block_shared);
     const uint32_t words = histogram_words(variant, bins, copies);
     const uint64_t blocks = (uint64_t)grid;
     uint32_t addr[32];

@@ -133,7 +133,8 @@ static void test_rule(void)
                  {33554432, 4}, {67108864, 8},       {1073741824, 8}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         const struct histogram_split sp = histogram_split_input(4096, 2, sizes[k].bytes / 2);
-        const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, sp.vectors, 132);
+        const int64_t blocks =
+            histogram_blocks(r, HISTOGRAM_U16_BINS, sp.vectors, 132, bf_sm_limits_of(90));
         const int64_t share = histogram_share(sp.vectors, blocks);
         EXPECT(histogram_copies(r, HISTOGRAM_U16_BINS, share, h100) == sizes[k].copies,
                "%lld bytes: %d copies", (long long)sizes[k].bytes, sizes[k].copies);
@@ -149,7 +150,8 @@ static void test_rule(void)
         const int64_t at[] = {1,         4096 * sms,    4096 * sms + 1,
                               few * sms, few * sms + 1, 4 * few * sms};
         for (int j = 0; j < 6; ++j) {
-            const int64_t blocks = histogram_blocks(r, HISTOGRAM_U16_BINS, at[j], (int)sms);
+            const int64_t blocks =
+                histogram_blocks(r, HISTOGRAM_U16_BINS, at[j], (int)sms, bf_sm_limits_of(90));
             const int got =
                 histogram_copies(r, HISTOGRAM_U16_BINS, histogram_share(at[j], blocks), h100);
             bad += got != (at[j] <= few * sms ? 4 : 8);
@@ -289,8 +291,8 @@ static void test_model_launch(void)
             uint64_t want = (uint64_t)((sp.vectors + 31) / 32) * (uint64_t)sp.per_vector +
                             (sp.head > 0) + (sp.tail > 0);
             EXPECT_EQ(sites[1].requests, want, "count requests");
-            const int64_t blocks =
-                histogram_blocks(HISTOGRAM_REPLICATED, bins, sp.vectors, rules.sms);
+            const int64_t blocks = histogram_blocks(HISTOGRAM_REPLICATED, bins, sp.vectors,
+                                                    rules.sms, bf_sm_limits_of(rules.cc));
             const int copies =
                 histogram_copies(HISTOGRAM_REPLICATED, bins, histogram_share(sp.vectors, blocks),
                                  HISTOGRAM_H100_SMEM_OPTIN);
@@ -378,7 +380,8 @@ static void test_model_period(void)
                 struct bf_site s = bf_site_new("x", (struct bf_access){BF_RED, 4, 0});
                 const struct histogram_split sp = histogram_split_input(start, sb, n);
                 const int64_t tail = sp.head + sp.vectors * sp.per_vector;
-                const int64_t blocks = histogram_blocks(var, bins, sp.vectors, bf_rules_sm90.sms);
+                const int64_t blocks =
+                    histogram_blocks(var, bins, sp.vectors, bf_rules_sm90.sms, bf_sm_limits_of(90));
                 const int copies = histogram_copies(var, bins, histogram_share(sp.vectors, blocks),
                                                     HISTOGRAM_H100_SMEM_OPTIN);
                 replay(copies, bins, input, 11, 0, (int)sp.head, 1, 1, &s);
@@ -442,8 +445,50 @@ static void test_reference(void)
     EXPECT_EQ(h8[9], 2, "counts wrap modulo 2^32");
 }
 
+/* Other GPUs: the blocks an SM of each kernel (threads and shared memory of
+ * common/sm_limits.h), the grid they make, and the model replaying it. */
+static void test_other_gpus(void)
+{
+    static const struct {
+        int cc;
+        int per_sm[2][2]; /* [shared, replicated][256, 4096 bins] */
+    } gpus[] = {
+        {90, {{4, 2}, {2, 1}}},  /* H100: 2048 threads, 227 KiB a block */
+        {80, {{4, 2}, {2, 1}}},  /* A100 */
+        {89, {{3, 1}, {2, 1}}},  /* RTX 4090: 1536 threads (3 x 512, 1 x 1024) */
+        {120, {{3, 1}, {2, 1}}}, /* RTX 5090 */
+        {75, {{2, 1}, {2, 1}}},  /* T4: 1024 threads; 2 x 32 KiB of its 64 */
+    };
+    for (size_t g = 0; g < sizeof gpus / sizeof *gpus; ++g) {
+        const struct bf_sm_limits sm = bf_sm_limits_of(gpus[g].cc);
+        for (int v = 0; v < 2; ++v)
+            for (int k = 0; k < 2; ++k) {
+                const enum histogram_variant var = v ? HISTOGRAM_REPLICATED : HISTOGRAM_SHARED;
+                const int bins = bin_counts[k], want = gpus[g].per_sm[v][k];
+                EXPECT(histogram_blocks_per_sm(var, bins, sm) == want,
+                       "sm_%d, variant %d, %d bins: %d blocks an SM, want %d", gpus[g].cc, var,
+                       bins, histogram_blocks_per_sm(var, bins, sm), want);
+                EXPECT_EQ(histogram_blocks(var, bins, INT64_C(1) << 30, 100, sm), 100 * want,
+                          "a large input: blocks an SM x SMs");
+                const int copies = histogram_copies(var, bins, INT64_MAX, sm.block_shared);
+                EXPECT(4 * histogram_words(var, bins, copies) <= (uint32_t)sm.block_shared,
+                       "sm_%d: %d copies of %d bins fit a block", gpus[g].cc, copies, bins);
+            }
+    }
+    /* The model replays the grid of the GPU it is given: on 128 SMs of an
+     * RTX 4090, 384 blocks of one shared copy (3 an SM) clear and merge. */
+    struct bf_bank_rules rules = bf_rules_sm90;
+    rules.sms = 128;
+    rules.cc = 89;
+    struct bf_site a[BF_MAX_SITES];
+    histogram_model_launch(HISTOGRAM_SHARED, 256, HISTOGRAM_UNIFORM, 1, INT64_C(1) << 28, 0, &rules,
+                           a);
+    EXPECT_EQ(a[0].requests, 384 * (256 / 128), "clear: 384 blocks of 256 words as st.128");
+}
+
 int main(void)
 {
+    test_other_gpus();
     test_layouts();
     test_rule();
     test_adversaries();

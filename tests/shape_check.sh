@@ -29,7 +29,7 @@ $hits"
     for header in "$family"/*_layout.h "$family"/*_model.h "$family"/*.cuh; do
         [ -f "$header" ] || continue
         hits=$(grep -nE '#include "common/' "$header" |
-            grep -vE '"common/(hostdev|swizzle|size|bank_model)\.h"')
+            grep -vE '"common/(hostdev|sm_limits|swizzle|size|bank_model)\.h"')
         [ -z "$hits" ] || fail "$header (copyable) includes the runner's headers:
 $hits"
     done

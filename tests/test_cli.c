@@ -603,6 +603,23 @@ static void what_a_user_sees(void)
     expect_output(ARGS("model", "--rules", "cc1x", "--sms", "7"), "compute 1.x rules");
     expect_output(ARGS("model", "--rules", "kepler8", "--sms", "7"), "a GPU of 7 SMs");
     expect_output(ARGS("model", "--sms", "7", "--rules", "kepler8"), "a GPU of 7 SMs");
+    /* --gpu: another GPU's SMs and launches; --sms still sets the SMs. */
+    expect_output(ARGS("model", "--gpu", "rtx4090"), "a GPU of 128 SMs, launches as on sm_89");
+    expect_output(ARGS("model", "--gpu", "sm_75"), "a GPU of 40 SMs, launches as on sm_75");
+    expect_output(ARGS("model", "--gpu", "sm_103"), "a GPU of 132 SMs, launches as on sm_103");
+    expect_output(ARGS("model", "--sms", "7", "--gpu", "a100"),
+                  "a GPU of 7 SMs, launches as on sm_80");
+    expect_output(ARGS("model", "--gpu", "h100"), "a GPU of 132 SMs, launches as on sm_90");
+    expect_usage_error(ARGS("model", "--gpu", "sm_70"), "--gpu 'sm_70': give t4");
+    expect_usage_error(ARGS("model", "--gpu", "sm_89x"), "--gpu 'sm_89x'");
+    expect_usage_error(ARGS("model", "--gpu", "gtx1080"), "--gpu 'gtx1080'");
+    expect_usage_error(ARGS("test", "--gpu", "t4"), "--gpu means nothing to 'test'");
+    run(ARGS("model", "gemm_tile/padded", "--gpu", "rtx4090", "--size", "512x512x512", "--format",
+             "csv"),
+        &r);
+    EXPECT(r.status == 0 &&
+               strstr(r.out, "padded,cp.async 16 B to A tile,ldgsts,16,0,0,0,") != NULL,
+           "model --gpu rtx4090: padded GEMM does not launch there:\n%s", r.out);
     expect_output(ARGS("help", "model"), "--sms N");
     expect_output(ARGS("help", "model"), "--seed N");
 

@@ -94,8 +94,9 @@ static void test_tiled_sites(void)
                  * two of the tile's; the shifted kernel's rows of 17 chunks
                  * span three lines of `in`, the first and last partly (ncu
                  * is held to the model, not the ideal: tests/hw_check.sh). */
-                const bool shifted = transpose_shifted_launch(tiled[l], elem, rows, cols);
-                const bool cells = transpose_cells_launch(tiled[l], elem, rows, cols) || shifted;
+                const bool shifted = transpose_shifted_launch(tiled[l], elem, rows, cols, 90);
+                const bool cells =
+                    transpose_cells_launch(tiled[l], elem, rows, cols, 90) || shifted;
                 for (int k = 0; k < 2; ++k) {
                     EXPECT(f[k].wavefronts == f[k].ideal ||
                                (cells && k == 0 && (cols * elem % 128 != 0 || shifted) &&
@@ -163,9 +164,9 @@ static void test_interior_shortcut(void)
             struct bf_site fast[BF_MAX_SITES], slow[2];
             model(v, elem, &s[i], fast);
             const int64_t rows = s[i].dim[0], cols = s[i].dim[1];
-            transpose_model_sites(v, elem, rows, cols, slow);
-            const bool cells = transpose_cells_launch(v, elem, rows, cols),
-                       shifted = transpose_shifted_launch(v, elem, rows, cols);
+            transpose_model_sites(v, elem, rows, cols, 90, slow);
+            const bool cells = transpose_cells_launch(v, elem, rows, cols, 90),
+                       shifted = transpose_shifted_launch(v, elem, rows, cols, 90);
             const int64_t grid_r = cells     ? transpose_cells_tile_rows(rows)
                                    : shifted ? transpose_shifted_tile_rows(elem, rows)
                                              : transpose_grid_rows(v, elem, rows, 0);
@@ -426,7 +427,7 @@ static void test_shifted_emulated(void)
                     continue;
                 const int64_t rows = cases[c][0], cols = cases[c][1];
                 const int k = transpose_pack(TRANSPOSE_PACKED, elem);
-                EXPECT(transpose_shifted_launch(TRANSPOSE_PACKED, elem, rows, cols),
+                EXPECT(transpose_shifted_launch(TRANSPOSE_PACKED, elem, rows, cols, 90),
                        "%d-byte %lldx%lld: the shifted kernel's", elem, (long long)rows,
                        (long long)cols);
                 struct emulation em = emulation_start(elem, rows, cols);
@@ -533,9 +534,27 @@ static void test_shifted_emulated(void)
     EXPECT(!transpose_shifted_shape(1, 255, 4096) && !transpose_shifted_shape(1, 4096, 255) &&
                !transpose_shifted_shape(2, 4096, 127) && !transpose_shifted_shape(4, 4096, 4096) &&
                transpose_shifted_shape(2, 256, 128) && transpose_shifted_shape(1, 256, 256) &&
-               !transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1056, 1040) &&
-               !transpose_shifted_launch(TRANSPOSE_PADDED, 1, 1000, 999),
+               !transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1056, 1040, 90) &&
+               !transpose_shifted_launch(TRANSPOSE_PADDED, 1, 1000, 999, 90),
            "shifted: bytes and halves, 256 rows of 256 bytes or more, not where cells runs");
+    /* Below sm_80 (no cp.async) packed keeps its register-loaded tile: the
+     * model replays it, a store and a load of whole cells. */
+    EXPECT(!transpose_cells_launch(TRANSPOSE_PACKED, 1, 1024, 1024, 75) &&
+               !transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1000, 999, 75) &&
+               transpose_cells_launch(TRANSPOSE_PACKED, 1, 1024, 1024, 80) &&
+               transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1000, 999, 80),
+           "the cells and shifted kernels from sm_80 on");
+    struct bf_bank_rules t4 = bf_rules_sm90;
+    t4.cc = 75;
+    t4.sms = 40;
+    const struct bf_size s = {2, {1024, 1024}};
+    for (int elem = 1; elem <= 2; ++elem) {
+        struct bf_site sites[BF_MAX_SITES];
+        EXPECT_EQ(transpose_model(TRANSPOSE_PACKED, elem, &s, &t4, sites), 2, "two sites");
+        EXPECT(sites[0].access.op == BF_STORE && sites[1].access.op == BF_LOAD &&
+                   sites[0].wavefronts == sites[0].ideal && sites[1].wavefronts == sites[1].ideal,
+               "sm_75, %d-byte packed: the register-loaded tile, conflict-free", elem);
+    }
 }
 
 static void test_reference(void)

@@ -8,11 +8,14 @@
 #include "transpose/transpose_layout.h"
 
 /* Four blocks an SM, all 64 warps: 32 registers for fp32, no spills. Free,
- * the compiler takes 40 and three blocks fit, 2-4% slower on H100 at 2048^2. */
+ * the compiler takes 40 and three blocks fit, 2-4% slower on H100 at 2048^2.
+ * Where an SM holds fewer threads (sm_86/89/120: 3 blocks; sm_75: 2),
+ * BF_MIN_BLOCKS asks for what it holds. */
 #ifndef TRANSPOSE_MIN_BLOCKS
 #define TRANSPOSE_MIN_BLOCKS 4
 #endif
-#define TRANSPOSE_BOUNDS __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
+#define TRANSPOSE_BOUNDS                                                                           \
+    __launch_bounds__(TRANSPOSE_THREADS, BF_MIN_BLOCKS(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS))
 
 /* Packed bytes: three blocks an SM, 40 registers, and still 24 bytes of
  * spill stores / 48 of loads (-Xptxas -v, sm_90): the tile loop's 64-bit
@@ -442,8 +445,10 @@ template <int E, transpose_blocks_path P> struct transpose_blocks {
  * blocks an SM. Else bytes run TRANSPOSE_BYTES_MIN_BLOCKS blocks an SM,
  * halves four (registers and spills: at TRANSPOSE_BYTES_MIN_BLOCKS). */
 template <int E, bool Aligned>
-__global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSPOSE_BYTES_MIN_BLOCKS
-                                                                        : TRANSPOSE_MIN_BLOCKS)
+__global__ void __launch_bounds__(TRANSPOSE_THREADS,
+                                  BF_MIN_BLOCKS(TRANSPOSE_THREADS, E == 1 && !Aligned
+                                                                       ? TRANSPOSE_BYTES_MIN_BLOCKS
+                                                                       : TRANSPOSE_MIN_BLOCKS))
     transpose_packed(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
                      int64_t cols)
 {
@@ -461,10 +466,23 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, E == 1 && !Aligned ? TRANSP
  * rest. */
 static __device__ __forceinline__ void copy_chunk(void *to, const void *from, int bytes)
 {
+#if BF_SM80
     const unsigned shared = (unsigned)__cvta_generic_to_shared(to);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared),
                  "l"(__cvta_generic_to_global(from)), "r"(bytes)
                  : "memory");
+#else
+    (void)to, (void)from, (void)bytes;
+    __trap(); /* cp.async is sm_80's: the launcher never starts these kernels below it */
+#endif
+}
+
+/* Commits the copies in flight, and waits for them. */
+static __device__ __forceinline__ void copies_wait()
+{
+#if BF_SM80
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
 }
 
 /* Packed on aligned shapes (transpose_cells_shape): the tile copied in raw
@@ -477,7 +495,8 @@ static __device__ __forceinline__ void copy_chunk(void *to, const void *from, in
  * rows (128 bytes a warp's store). Three blocks an SM: 48 warps, 96 KiB of
  * tiles in flight. Needs sm_80 (cp.async). */
 template <int E>
-__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
+__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
+                                  BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 3))
     transpose_packed_cells(void *__restrict__ out_, const void *__restrict__ in_, int64_t rows,
                            int64_t cols)
 {
@@ -495,7 +514,7 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 3)
                    inside ? in + transpose_cells_in_byte(E, cols, tile_row, tile_col, t, j) : in,
                    inside ? 16 : 0);
     }
-    asm volatile("cp.async.wait_all;\n" ::: "memory"); /* commits them, and waits */
+    copies_wait();
     __syncthreads();
 
     const int j = threadIdx.x / 32; /* the warp's chunk column */
@@ -565,7 +584,7 @@ shifted_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ 
         copy_chunk(tile + transpose_shifted_offset(E, t, s - (int)g, g),
                    bytes != 0 ? in + from : in, bytes);
     }
-    asm volatile("cp.async.wait_all;\n" ::: "memory"); /* commits them, and waits */
+    copies_wait();
     __syncthreads();
 
     const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
@@ -647,7 +666,8 @@ shifted_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ 
 }
 
 template <int E>
-__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 4)
+__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
+                                  BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 4))
     transpose_packed_shifted(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
                              int64_t cols)
 {
@@ -663,6 +683,28 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS, 4)
 }
 
 /* ---- launchers ---- */
+
+/* Whether this device runs the cells kernels' sm_80 code (cp.async): a GPU
+ * below sm_80, or a build whose code for this GPU is older PTX, has only
+ * their trap. Asked once a device. */
+template <int E> static cudaError_t copies_here(bool *yes)
+{
+    static signed char known[64]; /* 0: not asked; 1 yes; -1 no */
+    int device = 0, sm80 = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess && device < 64 && known[device] != 0) {
+        *yes = known[device] > 0;
+        return cudaSuccess;
+    }
+    if (err == cudaSuccess)
+        err = bf_kernel_built_for((const void *)transpose_packed_cells<E>, 80, &sm80);
+    if (err != cudaSuccess)
+        return err;
+    if (device < 64)
+        known[device] = sm80 ? 1 : -1;
+    *yes = sm80 != 0;
+    return cudaSuccess;
+}
 
 template <int E>
 static cudaError_t launch(enum transpose_variant variant, void *out, const void *in, int64_t rows,
@@ -689,14 +731,18 @@ static cudaError_t launch(enum transpose_variant variant, void *out, const void 
         break;
     case TRANSPOSE_PACKED: /* 1 and 2 bytes: transpose_refusal_elem refuses the others */
         if constexpr (E < 4) {
-            if (transpose_cells_takes(E, rows, cols, out, in)) {
+            bool copies = false;
+            const cudaError_t err = copies_here<E>(&copies);
+            if (err != cudaSuccess)
+                return err;
+            if (copies && transpose_cells_takes(E, rows, cols, out, in)) {
                 const dim3 cells_grid((unsigned)transpose_cells_tile_rows(rows),
                                       (unsigned)transpose_cells_tile_cols(E, cols));
                 transpose_packed_cells<E>
                     <<<cells_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
                 break;
             }
-            if (transpose_shifted_takes(E, rows, cols, in)) {
+            if (copies && transpose_shifted_takes(E, rows, cols, in)) {
                 const dim3 shifted_grid((unsigned)transpose_shifted_tile_rows(E, rows),
                                         (unsigned)transpose_cells_tile_cols(E, cols));
                 transpose_packed_shifted<E>

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "common/hostdev.h"
+#include "common/sm_limits.h"
 #include "transpose/transpose.h"
 
 /* The tile is 64 rows of 64 cells (up to 4 bytes each) or of 32 (8 or 16
@@ -434,11 +435,13 @@ static BF_HD bool transpose_cells_shape(int elem_bytes, int64_t rows, int64_t co
            transpose_cells_tile_cols(elem_bytes, cols) <= 65535;
 }
 /* Whether a launch of `variant` on this shape takes the cells kernel, for
- * the model and the tests (`in` and `out` from cudaMalloc). */
+ * the model and the tests (`in` and `out` from cudaMalloc), on a GPU of
+ * compute capability cc: cp.async from 80 on; below, packed keeps its
+ * register-loaded tile. */
 static BF_HD bool transpose_cells_launch(enum transpose_variant variant, int elem_bytes,
-                                         int64_t rows, int64_t cols)
+                                         int64_t rows, int64_t cols, int cc)
 {
-    return variant == TRANSPOSE_PACKED && transpose_cells_shape(elem_bytes, rows, cols);
+    return variant == TRANSPOSE_PACKED && cc >= 80 && transpose_cells_shape(elem_bytes, rows, cols);
 }
 static BF_HD bool transpose_cells_takes(int elem_bytes, int64_t rows, int64_t cols, const void *out,
                                         const void *in)
@@ -547,9 +550,10 @@ static BF_HD bool transpose_shifted_shape(int elem_bytes, int64_t rows, int64_t 
  * (the model and the tests); whether it is taken with these pointers (the
  * cells kernel goes first). */
 static BF_HD bool transpose_shifted_launch(enum transpose_variant variant, int elem_bytes,
-                                           int64_t rows, int64_t cols)
+                                           int64_t rows, int64_t cols, int cc)
 {
-    return variant == TRANSPOSE_PACKED && !transpose_cells_shape(elem_bytes, rows, cols) &&
+    return variant == TRANSPOSE_PACKED && cc >= 80 &&
+           !transpose_cells_shape(elem_bytes, rows, cols) &&
            transpose_shifted_shape(elem_bytes, rows, cols);
 }
 static BF_HD bool transpose_shifted_takes(int elem_bytes, int64_t rows, int64_t cols,

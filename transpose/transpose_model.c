@@ -1,10 +1,10 @@
 #include "transpose/transpose_model.h"
 
 int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_t rows,
-                          int64_t cols, struct bf_site sites[2])
+                          int64_t cols, int cc, struct bf_site sites[2])
 {
-    if (transpose_cells_launch(variant, elem_bytes, rows, cols) ||
-        transpose_shifted_launch(variant, elem_bytes, rows, cols)) {
+    if (transpose_cells_launch(variant, elem_bytes, rows, cols, cc) ||
+        transpose_shifted_launch(variant, elem_bytes, rows, cols, cc)) {
         sites[0] = bf_site_new("cp.async 16 B to the tile (load phase)", bf_cp_async(16));
         sites[1] = bf_site_new("tile read by 16 B (store phase)", bf_ld(16));
     } else {
@@ -112,11 +112,11 @@ void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_
                           const struct bf_bank_rules *rules, struct bf_site *write,
                           struct bf_site *read)
 {
-    if (transpose_cells_launch(variant, elem_bytes, rows, cols)) {
+    if (transpose_cells_launch(variant, elem_bytes, rows, cols, rules->cc)) {
         model_cells_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
         return;
     }
-    if (transpose_shifted_launch(variant, elem_bytes, rows, cols)) {
+    if (transpose_shifted_launch(variant, elem_bytes, rows, cols, rules->cc)) {
         model_shifted_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
         return;
     }
@@ -160,7 +160,7 @@ static void model_shifted_row(int elem_bytes, int64_t rows, int64_t cols, int64_
     const int64_t grid_c = transpose_cells_tile_cols(elem_bytes, cols);
     for (int64_t c = 0; c < grid_c; c = c < grid_c - 2 ? grid_c - 2 : c + 1) {
         struct bf_site one[2];
-        transpose_model_sites(TRANSPOSE_PACKED, elem_bytes, rows, cols, one);
+        transpose_model_sites(TRANSPOSE_PACKED, elem_bytes, rows, cols, rules->cc, one);
         model_shifted_tile(elem_bytes, rows, cols, r, c, rules, &one[0], &one[1]);
         const int64_t across = c == 0 && grid_c > 2 ? grid_c - 2 : 1;
         bf_site_merge(&sites[0], &one[0], (uint64_t)(times * across));
@@ -202,8 +202,8 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
     const int64_t rows = size->dim[0], cols = size->dim[1];
     if (v == TRANSPOSE_NAIVE || transpose_refusal_elem(v, elem_bytes, rows, cols) != NULL)
         return 0; /* no shared memory, or no launch */
-    transpose_model_sites(v, elem_bytes, rows, cols, sites);
-    if (transpose_shifted_launch(v, elem_bytes, rows, cols)) {
+    transpose_model_sites(v, elem_bytes, rows, cols, rules->cc, sites);
+    if (transpose_shifted_launch(v, elem_bytes, rows, cols, rules->cc)) {
         model_shifted(elem_bytes, rows, cols, rules, sites);
         return 2;
     }
@@ -211,7 +211,7 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
     /* The grid in tile rows and tile columns (the cells kernel's tile: 128
      * rows x 256 bytes; each of its rows starts at the same place in its
      * 128-byte line in every tile, so the same holds for it). */
-    const bool cells = transpose_cells_launch(v, elem_bytes, rows, cols);
+    const bool cells = transpose_cells_launch(v, elem_bytes, rows, cols, rules->cc);
     const int64_t height = cells ? TRANSPOSE_CELLS_ROWS : transpose_tile_height(v, elem_bytes);
     const int64_t full_r = rows / height;
     const int64_t grid_r = cells ? transpose_cells_tile_rows(rows)
@@ -237,7 +237,7 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
             if (across == 0)
                 continue;
             struct bf_site one[2];
-            transpose_model_sites(v, elem_bytes, rows, cols, one);
+            transpose_model_sites(v, elem_bytes, rows, cols, rules->cc, one);
             transpose_model_tile(v, elem_bytes, rows, cols, out_phase, tile_row, right ? full_c : 0,
                                  rules, &one[0], &one[1]);
             bf_site_merge(&sites[0], &one[0], (uint64_t)(count * across));

@@ -11,10 +11,10 @@
 
 /* The two sites of a launch, empty: the tile written in the load phase (a
  * cell's store; cp.async copies where packed takes the cells or the
- * shifted kernel, transpose_cells_shape, transpose_shifted_shape) and read
- * in the store phase. */
+ * shifted kernel, transpose_cells_shape, transpose_shifted_shape, on a GPU
+ * of compute capability cc of 80 or more) and read in the store phase. */
 int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_t rows,
-                          int64_t cols, struct bf_site sites[2]);
+                          int64_t cols, int cc, struct bf_site sites[2]);
 
 /* Adds the requests of one tile's block to its two sites: `write` (the tile
  * filled in the load phase, by every lane of the steps that exist) and

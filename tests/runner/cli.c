@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/sm_limits.h"
 
 #define C(command) (1u << (command))
 #define SIZED      (C(BF_CMD_MAIN) | C(BF_CMD_MODEL) | C(BF_CMD_TEST) | C(BF_CMD_BENCH))
@@ -94,6 +95,7 @@ enum option_id {
     OPT_LANES,
     OPT_RULES,
     OPT_SMS,
+    OPT_GPU,
     OPT_REPS,
     OPT_FLUSH_L2,
     OPT_QUICK,
@@ -144,6 +146,11 @@ static const struct option_spec {
     [OPT_SMS] = {"--sms", "N", C(BF_CMD_MODEL), 0,
                  "the GPU's SMs, 1 to 1024, for kernels whose grid follows the\n"
                  "GPU (default: the rules' GPU; sm90: 132, an H100 SXM)"},
+    [OPT_GPU] = {"--gpu", "G", C(BF_CMD_MODEL), 0,
+                 "replay the launches of GPU G: its SMs' limits and code (sm_75\n"
+                 "has no cp.async) and, unless --sms, its SM count: t4, a100,\n"
+                 "rtx3090, a10, orin, rtx4090, l4, l40, h100 (default), h200,\n"
+                 "b200, rtx5090, or sm_NN (75 80 86 87 89 90 100 103 120 121)"},
     [OPT_REPS] = {"--reps", "N", C(BF_CMD_MAIN) | C(BF_CMD_BENCH), 0,
                   "at least N timed repetitions, 1 to 100000 (default 20, then more\n"
                   "until the noise is under 1%, at most 1000 or 2 s)"},
@@ -463,6 +470,39 @@ static int command_of(const char *name)
     return -1;
 }
 
+/* --gpu: GPUs by name (the SMs of that part) or by architecture (sm_89:
+ * the SMs of the first part listed with it, else an H100's 132). */
+static const struct {
+    const char *name;
+    int cc, sms;
+} gpus[] = {
+    {"t4", 75, 40},    {"a100", 80, 108},    {"rtx3090", 86, 82}, {"a10", 86, 72},
+    {"orin", 87, 16},  {"rtx4090", 89, 128}, {"l4", 89, 58},      {"l40", 89, 142},
+    {"h100", 90, 132}, {"h200", 90, 132},    {"b200", 100, 148},  {"rtx5090", 120, 170},
+};
+
+static int gpu_profile(const char *v, int *cc, int *sms)
+{
+    int arch = -1;
+    if (strncmp(v, "sm_", 3) == 0 && v[3] >= '1' && v[3] <= '9') {
+        char *end;
+        arch = (int)strtol(v + 3, &end, 10);
+        if (*end != '\0')
+            return -1;
+    }
+    for (size_t i = 0; i < sizeof gpus / sizeof *gpus; ++i)
+        if (arch == gpus[i].cc || (arch < 0 && strcmp(v, gpus[i].name) == 0)) {
+            *cc = gpus[i].cc;
+            *sms = gpus[i].sms;
+            return 0;
+        }
+    if (arch < 0 || bf_sm_limits_of(arch).threads == 0)
+        return -1;
+    *cc = arch;
+    *sms = 132;
+    return 0;
+}
+
 /* Applies one option and its value (NULL for a flag). */
 static int apply_option(struct bf_options *o, enum option_id id, const char *v,
                         const char **type_text, int *ntypes, char *why, size_t len)
@@ -510,6 +550,13 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         if (parse_number(v, 1, 1024, &n) != 0)
             return bf_fail(why, len, "--sms '%s': give a number of SMs from 1 to 1024", v);
         o->sms = (int)n;
+        return 0;
+    case OPT_GPU:
+        if (gpu_profile(v, &o->gpu_cc, &o->gpu_sms) != 0)
+            return bf_fail(why, len,
+                           "--gpu '%s': give t4, a100, rtx3090, a10, orin, rtx4090, l4, l40, h100, "
+                           "h200, b200, rtx5090 or sm_NN (bankfree help model)",
+                           v);
         return 0;
     case OPT_REPS:
         if (parse_number(v, 1, 100000, &n) != 0)
@@ -741,8 +788,12 @@ int bf_parse_options(int argc, char **argv, struct bf_options *o, char *why, siz
         return bf_fail(why, len, "BANKFREE_MEM_LIMIT='%s': give bytes, like 17179869184 or 16G",
                        limit);
     o->sites |= filtered;
+    if (o->gpu_cc > 0) {
+        o->rules.cc = o->gpu_cc;
+        o->rules.sms = o->gpu_sms;
+    }
     if (o->sms > 0)
-        o->rules.sms = o->sms; /* whichever of --rules and --sms came first */
+        o->rules.sms = o->sms; /* whichever of --rules, --gpu and --sms came first */
 
     if (!filtered)
         for (int f = 0; f < bf_nfamilies; ++f)

@@ -67,6 +67,7 @@ struct bf_options {
     enum bf_format format;
     const char *files[2];       /* compare: the two runs, A then B */
     int sms;                    /* model: --sms, or 0 (the rules' own) */
+    int gpu_cc, gpu_sms;        /* model: --gpu's compute capability and SMs, or 0 */
     struct bf_bank_rules rules; /* model, ways: a copy of the rules --rules names, --sms applied */
     /* ways */
     const char *expr;

@@ -13,9 +13,9 @@ void bf_rules_meta(struct bf_table *t, const struct bf_bank_rules *r)
     bf_table_meta(t, "model",
                   "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
                   "time, 8 B stores %d, 16 B loads %d, 16 B stores %d, ldmatrix and wgmma 8; a "
-                  "GPU of %d SMs",
+                  "GPU of %d SMs, launches as on sm_%d",
                   r->name, r->banks, r->bank_bytes, r->part_lanes, r->st8_lanes, r->ld16_lanes,
-                  r->st16_lanes, r->sms);
+                  r->st16_lanes, r->sms, r->cc);
 }
 
 /* Bank words a lane of the site's width touches: a 16-byte lane, 4 of 4 bytes. */
