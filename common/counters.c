@@ -16,18 +16,49 @@
 #define SASS "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
 #define PIPE "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
 
+/* Which GPUs have each counter: ncu profiles compute 7.5 (Turing) and newer;
+ * ldmatrix came with 7.5, cp.async (LDGSTS) with 8.0, wgmma and TMA with 9.0
+ * (Hopper), and their counters were measured there alone (ncu --query-metrics
+ * --chip gh100). */
 const struct bf_op_counter bf_op_counters[BF_OPS] = {
-    [BF_LOAD] = {"ld", SASS "ld.sum", PIPE "ld.sum", 0},
-    [BF_STORE] = {"st", SASS "st.sum", PIPE "st.sum", 0},
-    [BF_RED] = {"atom", SASS "atom.sum", PIPE "atom.sum", 0},
-    [BF_LDMATRIX] = {"ldsm", SASS "ldsm.sum", NULL, 0},
-    [BF_CP_ASYNC] = {"ldgsts", SASS "ldgsts.sum", NULL, 0},
-    [BF_LDC] = {NULL, NULL, NULL, 0},
+    [BF_LOAD] = {"ld", SASS "ld.sum", PIPE "ld.sum", 0, 75, 0},
+    [BF_STORE] = {"st", SASS "st.sum", PIPE "st.sum", 0, 75, 0},
+    [BF_RED] = {"atom", SASS "atom.sum", PIPE "atom.sum", 0, 75, 0},
+    [BF_LDMATRIX] = {"ldsm", SASS "ldsm.sum", NULL, 0, 75, 0},
+    [BF_CP_ASYNC] = {"ldgsts", SASS "ldgsts.sum", NULL, 0, 80, 0},
+    [BF_LDC] = {NULL, NULL, NULL, 0, 0, 0},
     /* wgmma's reads: counted per SM, not per sub-partition, on the SASS side */
     [BF_WGMMA] = {"gmma", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
-                  PIPE "gmma.sum", 0},
-    [BF_TMA] = {"tma", "sm__sass_inst_executed_op_tma.sum", NULL, 1},
+                  PIPE "gmma.sum", 0, 90, 90},
+    [BF_TMA] = {"tma", "sm__sass_inst_executed_op_tma.sum", NULL, 1, 90, 90},
 };
+
+int bf_op_counted(enum bf_op op, int cc)
+{
+    if ((int)op < 0 || (int)op >= BF_OPS)
+        return 0;
+    const struct bf_op_counter *m = &bf_op_counters[op];
+    return m->sass != NULL && cc >= m->min_cc && (m->max_cc == 0 || cc <= m->max_cc);
+}
+
+int bf_counters_metrics(int cc, char *buf, size_t len)
+{
+    size_t at = 0;
+    if (len == 0)
+        return -1;
+    buf[0] = '\0';
+    for (int op = 0; op < BF_OPS; ++op)
+        for (int k = 0; k < 2 && bf_op_counted((enum bf_op)op, cc); ++k) {
+            const char *m = k ? bf_op_counters[op].pipe : bf_op_counters[op].sass;
+            if (m == NULL)
+                continue;
+            int n = snprintf(buf + at, len - at, "%s%s", at ? "," : "", m);
+            if (n < 0 || (size_t)n >= len - at)
+                return -1;
+            at += (size_t)n;
+        }
+    return 0;
+}
 
 void bf_profiled_begin(void)
 {
@@ -243,20 +274,71 @@ void bf_counters_free(struct bf_counters *c)
     c->n = 0;
 }
 
-/* The last lines of a file, to show why ncu failed. */
-static void tail_of(const char *path, char *buf, size_t len)
+/* ncu's words for each verdict, matched anywhere in a line (tests/lib.sh's
+ * ncu_trouble matches the same). */
+static enum bf_ncu_verdict line_verdict(const char *line)
 {
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f) != NULL)
-        if (strspn(line, " \t\r\n") != strlen(line)) {
-            line[strcspn(line, "\r\n")] = '\0';
-            snprintf(buf, len, "%s", line);
+    static const struct {
+        const char *words;
+        enum bf_ncu_verdict verdict;
+    } said[] = {
+        {"ERR_NVGPUCTRPERM", BF_NCU_NO_PERMISSION},
+        {"does not have permission to", BF_NCU_NO_PERMISSION},
+        {"driver resource was unavailable", BF_NCU_BUSY},
+        {"Failed to find metric", BF_NCU_NO_METRIC},
+        {"Failed to access the following", BF_NCU_NO_METRIC},
+        {"==ERROR==", BF_NCU_FAILED},
+    };
+    for (size_t i = 0; i < sizeof said / sizeof *said; ++i)
+        if (strstr(line, said[i].words) != NULL)
+            return said[i].verdict;
+    return BF_NCU_OK;
+}
+
+/* A line without its "==ERROR== " and its line end. */
+static void keep_line(char *dst, size_t len, const char *line)
+{
+    static const char tag[] = "==ERROR== ";
+    if (strncmp(line, tag, sizeof tag - 1) == 0)
+        line += sizeof tag - 1;
+    snprintf(dst, len, "%.*s", (int)strcspn(line, "\r\n"), line);
+}
+
+enum bf_ncu_verdict bf_ncu_verdict(FILE *output, int failed, char *line, size_t len)
+{
+    enum bf_ncu_verdict verdict = BF_NCU_OK;
+    char text[1024], last[1024] = "";
+    if (len > 0)
+        line[0] = '\0';
+    while (output != NULL && fgets(text, sizeof text, output) != NULL) {
+        /* A line longer than text: the rest of it is read as a line of its own. */
+        enum bf_ncu_verdict v = line_verdict(text);
+        if (v > verdict) { /* the first line of the most telling kind */
+            verdict = v;
+            if (len > 0)
+                keep_line(line, len, text);
         }
-    fclose(f);
+        if (strspn(text, " \t\r\n") != strlen(text))
+            keep_line(last, sizeof last, text);
+    }
+    if (verdict == BF_NCU_NO_PERMISSION && len > 0)
+        snprintf(line, len, "%s", BF_NCU_PERMISSION_HELP);
+    if (verdict == BF_NCU_OK && failed) {
+        verdict = BF_NCU_FAILED;
+        if (len > 0)
+            snprintf(line, len, "%s", last);
+    }
+    return verdict;
+}
+
+/* The verdict of ncu's output in a file (bf_ncu_verdict). */
+static enum bf_ncu_verdict file_verdict(const char *path, int failed, char *line, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    enum bf_ncu_verdict v = bf_ncu_verdict(f, failed, line, len);
+    if (f != NULL)
+        fclose(f);
+    return v;
 }
 
 static int temp_file(char *path, size_t len, const char *what)
@@ -270,7 +352,7 @@ static int temp_file(char *path, size_t len, const char *what)
     return 0;
 }
 
-int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed,
+int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed, int cc,
                         struct bf_counters *out, char *why, size_t len)
 {
     char log_path[512], list_path[512], out_path[512], self[4096], metrics[2048];
@@ -280,13 +362,8 @@ int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed,
     if (n <= 0)
         return bf_fail(why, len, "--counters: cannot find this program (/proc/self/exe)");
     self[n] = '\0';
-    int at = 0;
-    for (int op = 0; op < BF_OPS; ++op)
-        for (int k = 0; k < 2; ++k) {
-            const char *m = k ? bf_op_counters[op].pipe : bf_op_counters[op].sass;
-            if (m != NULL)
-                at += snprintf(metrics + at, sizeof metrics - (size_t)at, "%s%s", at ? "," : "", m);
-        }
+    if (bf_counters_metrics(cc, metrics, sizeof metrics) != 0 || metrics[0] == '\0')
+        return bf_fail(why, len, "--counters: ncu has none of the model's counters on sm_%d", cc);
     snprintf(seed_text, sizeof seed_text, "%" PRIu64, seed);
     if (temp_file(log_path, sizeof log_path, "ncu") != 0 ||
         temp_file(list_path, sizeof list_path, "list") != 0 ||
@@ -348,13 +425,45 @@ int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed,
     int status = 0, rc = 0;
     if (pid < 0)
         rc = bf_fail(why, len, "--counters: cannot start ncu: %s", strerror(errno));
-    else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char last[512];
-        tail_of(out_path, last, sizeof last);
-        if (last[0] == '\0')
-            tail_of(log_path, last, sizeof last);
-        rc = bf_fail(why, len, "--counters: the pass under %s failed (exit %d): %s", ncu,
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1, last);
+    else {
+        /* ncu's messages go to its log (--log-file), the program's to out;
+         * ncu may exit 0 when it could not profile, so both are read. */
+        const int failed =
+            waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+        char said[512], said_log[512];
+        enum bf_ncu_verdict v = file_verdict(out_path, failed, said, sizeof said);
+        enum bf_ncu_verdict v_log = file_verdict(log_path, failed, said_log, sizeof said_log);
+        if (v_log > v || said[0] == '\0') {
+            v = v_log > v ? v_log : v;
+            memcpy(said, said_log, sizeof said);
+        }
+        switch (v) {
+        case BF_NCU_NO_PERMISSION:
+            rc = 1;
+            snprintf(why, len, "%s", said);
+            break;
+        case BF_NCU_BUSY:
+            rc = 1;
+            snprintf(why, len, "ncu cannot profile now: %s", said);
+            break;
+        case BF_NCU_NO_METRIC:
+            rc = bf_fail(why, len,
+                         "--counters: ncu lacks a counter that bf_op_counters (common/counters.c) "
+                         "gives sm_%d: %s",
+                         cc, said);
+            break;
+        case BF_NCU_FAILED:
+            if (WIFSIGNALED(status))
+                rc = bf_fail(why, len,
+                             "--counters: the pass under %s failed (killed by signal %d): %s", ncu,
+                             WTERMSIG(status), said);
+            else
+                rc = bf_fail(why, len, "--counters: the pass under %s failed (exit %d): %s", ncu,
+                             WIFEXITED(status) ? WEXITSTATUS(status) : -1, said);
+            break;
+        case BF_NCU_OK:
+            break;
+        }
     }
     if (rc == 0) {
         FILE *log = fopen(log_path, "r"), *list = fopen(list_path, "r");

@@ -23,14 +23,54 @@ extern "C" {
 /* What ncu counts of each of the model's ops: the one map, read by the
  * bench's --counters and by tests/hw_check.sh (through `bankfree counters`).
  * The SASS counters are exact (docs/bank-rules.md); the data pipe's, where an
- * op has one, is printed beside them. */
+ * op has one, is printed beside them. ncu refuses the whole run when asked
+ * for a metric the GPU lacks, so each op says which GPUs have its counters. */
 struct bf_op_counter {
     const char *ncu_op; /* ncu's name of the op (_op_NAME); NULL: no counter sees it (ldc) */
     const char *sass;   /* the SASS counter the model is held to */
     const char *pipe;   /* the data pipe's counter, or NULL (ldmatrix: the pipe books it as ld) */
     int by_requests;    /* 1: held by the model's requests (tma: instructions), not wavefronts */
+    int min_cc, max_cc; /* the compute capabilities (10 x major + minor) whose ncu has both
+                         * counters: min_cc to max_cc, or up from min_cc where max_cc is 0 */
 };
 extern const struct bf_op_counter bf_op_counters[BF_OPS]; /* by enum bf_op */
+
+/* Whether ncu counts `op` on a GPU of compute capability cc (10 x major +
+ * minor: 89): it has a counter and the GPU has it. */
+int bf_op_counted(enum bf_op op, int cc);
+
+/* The metrics to ask ncu for on a GPU of compute capability cc: every
+ * counter of the map the GPU has, comma-separated. Returns 0, or -1 when
+ * they do not fit in len. */
+int bf_counters_metrics(int cc, char *buf, size_t len);
+
+/* What ncu's output says of a run, in the order that one explains the next:
+ * a failure is explained by a metric the GPU lacks, and anything by ncu
+ * not being able to read the counters here at all. */
+enum bf_ncu_verdict {
+    BF_NCU_OK,           /* nothing said against the run */
+    BF_NCU_FAILED,       /* ncu or the program under it failed */
+    BF_NCU_NO_METRIC,    /* a metric this GPU's ncu does not know */
+    BF_NCU_BUSY,         /* another tool (DCGM) holds the counters: ncu cannot profile now */
+    BF_NCU_NO_PERMISSION /* ERR_NVGPUCTRPERM: the driver lets only administrators profile */
+};
+
+/* The one line for BF_NCU_NO_PERMISSION: how to allow it (tests/lib.sh says
+ * the same). */
+#define BF_NCU_PERMISSION_HELP                                                                     \
+    "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM: profiling is "            \
+    "restricted to administrators): run as root, or set the nvidia module option "                 \
+    "NVreg_RestrictProfilingToAdminUsers=0 (a file in /etc/modprobe.d/ with the line "             \
+    "'options nvidia NVreg_RestrictProfilingToAdminUsers=0', then reboot); see "                   \
+    "https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+
+/* Reads ncu's output (its messages, its log, the program's output: any mix)
+ * and says what it shows; `failed` is whether ncu exited non-zero (ncu may
+ * exit 0 when it could not profile). In `line`, ncu's line that decided it
+ * (BF_NCU_NO_PERMISSION: BF_NCU_PERMISSION_HELP), or for a failure without
+ * one the last line read. Of several outputs (ncu's log, its output), the
+ * verdict is the largest of theirs. */
+enum bf_ncu_verdict bf_ncu_verdict(FILE *output, int failed, char *line, size_t len);
 
 /* One variant's counts by op, summed over the kernels of its run. */
 struct bf_counted {
@@ -55,9 +95,11 @@ struct bf_counters {
 const char *bf_ncu_path(char *buf, size_t len);
 
 /* Runs this program (argv as given to main) again under ncu, profiling the
- * kernels launched inside BF_PROFILED, and reads its counts. Returns 0, or
- * -1 with one line of why. */
-int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed,
+ * kernels launched inside BF_PROFILED, and reads the counts of the counters
+ * a GPU of compute capability cc has (bf_op_counted). Returns 0; 1 with one
+ * line of why when ncu cannot profile here (no permission, the counters
+ * busy: the bench runs without them); or -1 with one line of why. */
+int bf_counters_measure(const char *ncu, int argc, char **argv, uint64_t seed, int cc,
                         struct bf_counters *out, char *why, size_t len);
 
 /* Reads ncu's CSV log (--csv --log-file) and the pass's list (pure C):

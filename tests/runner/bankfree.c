@@ -387,11 +387,15 @@ static void bench_columns(int counters, const char *cols[BF_TABLE_MAX_COLS + 1])
     cols[n] = NULL;
 }
 
-/* --counters: the counting pass under ncu, before the timing. Returns 0, or
- * an exit code after one line. */
-static int measure_counters(const struct bf_options *o, struct bf_counters *counts)
+/* --counters: the counting pass under ncu, before the timing, of the
+ * counters this GPU has. Returns 0 with *counted set: 1, or 0 after one line
+ * where ncu cannot profile here (the bench then runs without the counters);
+ * or an exit code after one line. */
+static int measure_counters(const struct bf_options *o, const struct bf_device *dev,
+                            struct bf_counters *counts, int *counted)
 {
     char ncu[4096], why[1024];
+    *counted = 0;
     if (bf_ncu_path(ncu, sizeof ncu) == NULL) {
         fputs("bankfree: --counters needs Nsight Compute's ncu: none on PATH or in "
               "/usr/local/cuda/bin (or BANKFREE_NCU names one that is not executable)\n",
@@ -399,11 +403,18 @@ static int measure_counters(const struct bf_options *o, struct bf_counters *coun
         return BF_EXIT_USAGE;
     }
     fprintf(stderr, "bankfree: counting shared-memory wavefronts under %s first\n", ncu);
-    if (bf_counters_measure(ncu, main_argc, main_argv, o->seed, counts, why, sizeof why) != 0) {
+    const int cc = 10 * dev->cc_major + dev->cc_minor;
+    switch (bf_counters_measure(ncu, main_argc, main_argv, o->seed, cc, counts, why, sizeof why)) {
+    case 0:
+        *counted = 1;
+        return 0;
+    case 1:
+        fprintf(stderr, "bankfree: no counters, the bench alone: %s\n", why);
+        return 0;
+    default:
         fprintf(stderr, "bankfree: %s\n", why);
         return BF_EXIT_FAIL;
     }
-    return 0;
 }
 
 /* Whether the bench runs the s-th size of its list on `type`: every size
@@ -435,10 +446,11 @@ static int cmd_bench(const struct bf_options *o, const struct bf_device *dev, co
         if (seed != NULL)
             ctx.seed = strtoull(seed, NULL, 10);
     } else if (o->counters) {
-        int status = measure_counters(o, &counts);
+        int counted, status = measure_counters(o, dev, &counts, &counted);
         if (status != 0)
             return status;
-        ctx.counters = &counts;
+        if (counted)
+            ctx.counters = &counts;
     }
     if (o->quick) {
         ctx.timing.min_reps = 5;
@@ -619,11 +631,13 @@ static int cmd_device(const struct bf_options *o, const struct bf_device *dev)
     return 0;
 }
 
-/* The model's ops and ncu's counters for each (common/counters.h), a row an op. */
+/* The model's ops and ncu's counters for each (common/counters.h), a row an
+ * op, with the compute capabilities that have them (to_cc "-": and every
+ * newer one). */
 static int cmd_counters(const struct bf_options *o)
 {
-    static const char *const cols[] = {"op",          "ncu_op",  "sass_metric",
-                                       "pipe_metric", "held_by", NULL};
+    static const char *const cols[] = {"op",      "ncu_op",  "sass_metric", "pipe_metric",
+                                       "held_by", "from_cc", "to_cc",       NULL};
     struct bf_table t;
     bf_table_init(&t, cols);
     for (int op = 0; op < BF_OPS; ++op) {
@@ -634,6 +648,14 @@ static int cmd_counters(const struct bf_options *o)
         bf_table_text(&t, "%s", m->sass ? m->sass : "-");
         bf_table_text(&t, "%s", m->pipe ? m->pipe : "-");
         bf_table_text(&t, "%s", !m->sass ? "-" : m->by_requests ? "requests" : "wavefronts");
+        if (m->sass)
+            bf_table_text(&t, "%d.%d", m->min_cc / 10, m->min_cc % 10);
+        else
+            bf_table_text(&t, "%s", "-");
+        if (m->sass && m->max_cc > 0)
+            bf_table_text(&t, "%d.%d", m->max_cc / 10, m->max_cc % 10);
+        else
+            bf_table_text(&t, "%s", "-");
     }
     print_table(&t, o->format);
     return 0;
