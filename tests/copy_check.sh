@@ -1,8 +1,9 @@
 #!/bin/sh
 # "Copy this" holds: the files a family README lists in the fenced block under
 # its "## Copy this" heading compile on their own, copied out of the
-# repository with their folders: the .cu with nvcc (for sm_90a where the file
-# says so), the .c and the API header with a C11 compiler. No GPU needed.
+# repository with their folders: the .cu with nvcc (for sm_90 and sm_75, or
+# sm_90a where the file says so), the .c and the API header with a C11
+# compiler. No GPU needed.
 # usage: copy_check.sh NVCC SOURCE_DIR FAMILY [CC]
 nvcc=$1 src=$2 family=$3 cc=${4:-cc}
 readme=$src/$family/README.md
@@ -24,10 +25,14 @@ for f in $files; do
     *.cu)
         # A file of sm_90a code (wgmma, setmaxnreg) says so in its opening
         # comment, and builds for that architecture alone.
-        arch=-arch=sm_90
-        grep -q 'code=sm_90a' "$tmp/$f" && arch=-gencode=arch=compute_90a,code=sm_90a
-        "$nvcc" -c $arch -Werror all-warnings -Xcompiler -Wall,-Wextra -I "$tmp" "$tmp/$f" \
-            -o "$tmp/kernels.o" || status=1
+        # The others build for every GPU from sm_75 (docs/running.md): for
+        # sm_90 and for sm_75, where sm_80's instructions compile to a trap.
+        archs="-arch=sm_90 -arch=sm_75"
+        grep -q 'code=sm_90a' "$tmp/$f" && archs=-gencode=arch=compute_90a,code=sm_90a
+        for arch in $archs; do
+            "$nvcc" -c $arch -Werror all-warnings -Xcompiler -Wall,-Wextra -I "$tmp" "$tmp/$f" \
+                -o "$tmp/kernels.o" || status=1
+        done
         ;;
     *.c)
         "$cc" -std=c11 -Wall -Wextra -Werror -fsyntax-only -I "$tmp" -I "$cuda_include" \

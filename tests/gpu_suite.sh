@@ -9,7 +9,9 @@
 #   sh tests/gpu_suite.sh [extra bankfree bench arguments]
 # STAGES picks stages (default: build gpu gpu16 sanitize hw bench example;
 # gpu16 is the gpu tests again as if the GPU had 16 GiB); without
-# "build" the last build in $BUILD (default build-gpu) is used.
+# "build" the last build in $BUILD (default build-gpu) is used. ARCHS builds
+# for those architectures (BANKFREE_CUDA_ARCHITECTURES; default: the GPU's):
+# ARCHS=80 runs an A100's code on a newer GPU, from its PTX.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-out}
@@ -37,7 +39,8 @@ fi
 if has build; then
     rm -rf "$build"
     start=$(date +%s)
-    if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBANKFREE_WERROR=ON &&
+    if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBANKFREE_WERROR=ON \
+        ${ARCHS:+-DBANKFREE_CUDA_ARCHITECTURES=$ARCHS} &&
         cmake --build "$build" -j 16; } >"$out/build.log" 2>&1; then
         tail -30 "$out/build.log"
         note "BUILD FAILED"
