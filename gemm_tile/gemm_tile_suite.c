@@ -436,9 +436,10 @@ static int gemm_tile_bench(unsigned mask, int type, const struct bf_size *s,
     const double flops = 2.0 * (double)d.m * (double)d.n * (double)d.k;
     struct bf_bench b;
     bf_bench_begin(&b, &gemm_tile_family, mask, type, s, ctx, t);
-    bf_bench_ceiling(&b, "mma.sync m16n8k16, registers only (ceiling)", PATH_MMA_SYNC,
-                     gemm_tile_ceiling_flops(j.blocks, j.iterations),
-                     (struct bf_job){run_mma_sync_ceiling, &j, NULL, NULL});
+    if (gemm_tile_supported(GEMM_TILE_SWIZZLED, ctx->dev->id) == cudaSuccess) /* sm_80 on */
+        bf_bench_ceiling(&b, "mma.sync m16n8k16, registers only (ceiling)", PATH_MMA_SYNC,
+                         gemm_tile_ceiling_flops(j.blocks, j.iterations),
+                         (struct bf_job){run_mma_sync_ceiling, &j, NULL, NULL});
 #ifdef BANKFREE_SM90A
     if (gemm_tile_supported(GEMM_TILE_WGMMA_SW128, ctx->dev->id) == cudaSuccess)
         bf_bench_ceiling(&b, "wgmma m64n256k16, resident shared tile (ceiling)", PATH_WGMMA,
