@@ -106,11 +106,13 @@ static cudaError_t run(int config, uint32_t *hist, const uint8_t *in, int64_t n)
     if (err != cudaSuccess)
         return err;
     int device, sms;
+    struct bf_sm_limits sm;
     BF_CHECK(cudaGetDevice(&device));
     BF_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    BF_CHECK(bf_sm_limits_query(device, &sm));
     const struct histogram_split split = histogram_split_input((uintptr_t)in, 2, n);
     const int64_t blocks =
-        histogram_blocks(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, split.vectors, sms);
+        histogram_blocks(HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, split.vectors, sms, sm);
     if (config == FORCED4)
         return launch<HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 4>(hist, in, split, blocks, 0);
     return launch<HISTOGRAM_REPLICATED, HISTOGRAM_U16_BINS, 8>(hist, in, split, blocks, 0);
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
     BF_CHECK(cudaGetDevice(&device));
     BF_CHECK(cudaGetDeviceProperties(&prop, device));
     BF_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    struct bf_sm_limits sm;
+    BF_CHECK(bf_sm_limits_query(device, &sm));
     BF_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     BF_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
     const size_t flush_bytes = std::max((size_t)256 << 20, 4 * (size_t)l2);
@@ -176,7 +180,8 @@ int main(int argc, char **argv)
             for (int config = 0; config < CONFIGS; ++config) {
                 const enum histogram_variant v =
                     config == SHARED ? HISTOGRAM_SHARED : HISTOGRAM_REPLICATED;
-                const int64_t blocks = histogram_blocks(v, HISTOGRAM_U16_BINS, split.vectors, sms);
+                const int64_t blocks =
+                    histogram_blocks(v, HISTOGRAM_U16_BINS, split.vectors, sms, sm);
                 const int copies =
                     config == FORCED4 ? 4
                     : config == FORCED8
