@@ -1,5 +1,6 @@
 #include "common/bench.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,12 @@
 #include "common/counters.h"
 
 const char *const bf_bench_columns[] = {
-    "family",       "type",         "size",           "variant",    "median_ms", "min_ms",
-    "max_ms",       "noise_pct",    "reps",           "throttled",  "sm_mhz",    "l2",
-    "data_bytes",   "rate",         "unit",           "of_ceiling", "vs_vendor", "vs_naive",
-    "smem_ld_ways", "smem_st_ways", "smem_atom_ways", "ldc_ways",   NULL};
+    "family",   "type",         "size",         "variant",        "role",       "median_ms",
+    "min_ms",   "max_ms",       "noise_pct",    "reps",           "throttled",  "sm_mhz",
+    "l2",       "data_bytes",   "rate",         "unit",           "of_ceiling", "vs_vendor",
+    "vs_naive", "smem_ld_ways", "smem_st_ways", "smem_atom_ways", "ldc_ways",   NULL};
+
+const char *const bf_role_names[BF_ROLES] = {"ceiling", "vendor", "comparator", "variant"};
 
 const char *const bf_bench_counter_columns[] = {
     "ncu_ld", "ncu_st", "ncu_atom", "pipe_ld", "pipe_st", "pipe_atom", "ncu_vs_model_pct", NULL};
@@ -89,14 +92,14 @@ void bf_bench_begin(struct bf_bench *b, const struct bf_family *family, unsigned
     b->vendor = -1;
 }
 
-static struct bf_bench_contender *add(struct bf_bench *b, const char *name, int variant,
-                                      int ceiling, int path, double bytes)
+static struct bf_bench_contender *add(struct bf_bench *b, const char *name, enum bf_role role,
+                                      int variant, int path, double bytes)
 {
     BF_CHECK_STATUS(b->n < BF_BENCH_MAX, "bf_bench", "more contenders than BF_BENCH_MAX");
     struct bf_bench_contender *c = &b->c[b->n++];
     c->name = name;
+    c->role = role;
     c->variant = variant;
-    c->ceiling = ceiling;
     c->path = path;
     c->bytes = bytes;
     return c;
@@ -105,7 +108,7 @@ static struct bf_bench_contender *add(struct bf_bench *b, const char *name, int 
 void bf_bench_ceiling(struct bf_bench *b, const char *name, int path, double bytes,
                       struct bf_job job)
 {
-    add(b, name, -1, 1, path, bytes)->job = job;
+    add(b, name, BF_ROLE_CEILING, -1, path, bytes)->job = job;
 }
 
 void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double bytes,
@@ -113,22 +116,21 @@ void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double byte
 {
     BF_CHECK_STATUS(b->vendor < 0, "bf_bench_vendor", "a case has one vendor row");
     b->vendor = b->n;
-    add(b, name, -1, 0, path, bytes)->job = job;
+    add(b, name, BF_ROLE_VENDOR, -1, path, bytes)->job = job;
 }
 
 void bf_bench_comparator(struct bf_bench *b, const char *name, int path, double bytes,
                          struct bf_job job)
 {
-    BF_CHECK_STATUS(b->vendor >= 0, "bf_bench_comparator", "a comparator comes after the vendor");
-    add(b, name, -1, 0, path, bytes)->job = job;
+    add(b, name, BF_ROLE_COMPARATOR, -1, path, bytes)->job = job;
 }
 
 void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job job)
 {
     for (int v = 0; v < b->family->nvariants; ++v)
         if (b->mask >> v & 1u)
-            add(b, b->family->variants[v].name, v, 0, b->family->paths ? b->family->paths[v] : 0,
-                bytes)
+            add(b, b->family->variants[v].name, BF_ROLE_VARIANT, v,
+                b->family->paths ? b->family->paths[v] : 0, bytes)
                 ->variant_job = job;
 }
 
@@ -190,7 +192,6 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
 {
     const struct bf_bench_ctx *ctx = b->ctx;
     const struct bf_family *family = b->family;
-    struct bf_table *t = b->table;
     char text[64], why[256];
     bf_size_format(b->size, text, sizeof text);
     if (ctx->counting != NULL)
@@ -209,11 +210,9 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
         opts.flush = flush;
     }
 
-    int failed = 0, naive = -1;
+    int failed = 0;
     for (int i = 0; i < b->n; ++i) {
         struct bf_bench_contender *c = &b->c[i];
-        if (c->variant == 0)
-            naive = i;
         /* Check the output of every contender before any is timed. */
         BF_CHECK(poison_contender(c));
         BF_CHECK(run_contender(c, 0));
@@ -228,32 +227,58 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
     /* Then all of them timed side by side (bf_time_together): a batch of
      * reps of each in turn, so that a clock that drifts over the case meets
      * them alike while they run. */
-    {
-        void *args[BF_BENCH_MAX];
-        struct bf_timing times[BF_BENCH_MAX];
-        for (int i = 0; i < b->n; ++i)
-            args[i] = &b->c[i];
-        BF_CHECK(bf_time_together(b->n, run_contender, args, 0, &opts, times));
-        for (int i = 0; i < b->n; ++i)
-            b->c[i].time = times[i];
-    }
+    void *args[BF_BENCH_MAX];
+    struct bf_timing times[BF_BENCH_MAX];
+    for (int i = 0; i < b->n; ++i)
+        args[i] = &b->c[i];
+    BF_CHECK(bf_time_together(b->n, run_contender, args, 0, &opts, times));
     if (flush != NULL)
         BF_CHECK(cudaFree(flush));
+    bf_bench_rows(b, times, l2, data_bytes);
+    return failed;
+}
 
+/* x as a cell printed with fmt (one conversion of a double) reads: the
+ * number a reader of the table or its JSON has. */
+static double as_printed(const char *fmt, double x)
+{
+    char s[400]; /* %.4f of the largest double: 309 digits and 5 more */
+    snprintf(s, sizeof s, fmt, x);
+    return strtod(s, NULL);
+}
+
+void bf_bench_rows(struct bf_bench *b, const struct bf_timing *times, const char *l2,
+                   double data_bytes)
+{
+    const struct bf_bench_ctx *ctx = b->ctx;
+    const struct bf_family *family = b->family;
+    struct bf_table *t = b->table;
+    const char *unit = family->rate_unit ? family->rate_unit : "GB/s";
+    char text[64];
+    bf_size_format(b->size, text, sizeof text);
+    int naive = -1;
+    for (int i = 0; i < b->n; ++i) {
+        b->c[i].time = times[i];
+        if (b->c[i].variant == 0)
+            naive = i;
+    }
     for (int i = 0; i < b->n; ++i) {
         const struct bf_bench_contender *c = &b->c[i];
         double ceiling_rate = 0; /* the fastest ceiling's of this path */
         for (int j = 0; j < b->n; ++j)
-            if (b->c[j].ceiling && b->c[j].path == c->path &&
+            if (b->c[j].role == BF_ROLE_CEILING && b->c[j].path == c->path &&
                 b->c[j].bytes / b->c[j].time.median_ms > ceiling_rate)
                 ceiling_rate = b->c[j].bytes / b->c[j].time.median_ms;
         const struct bf_timing *tm = &c->time;
-        double rate = c->bytes / tm->median_ms;
+        const double rate = c->bytes / tm->median_ms;
+        const double vs_vendor =
+            b->vendor >= 0 ? b->c[b->vendor].time.median_ms / tm->median_ms : 0;
         bf_table_row(t);
         bf_table_text(t, "%s", family->name);
         bf_table_text(t, "%s", family->types[b->type]);
         bf_table_text(t, "%s", text);
         bf_table_text(t, "%s%s", c->name, c->wrong ? " (WRONG)" : "");
+        bf_table_text(t, "%s", bf_role_names[c->role]);
         bf_table_num(t, "%.4f", tm->median_ms);
         bf_table_num(t, "%.4f", tm->min_ms);
         bf_table_num(t, "%.4f", tm->max_ms);
@@ -264,10 +289,9 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
         bf_table_text(t, "%s", l2);
         bf_table_num(t, "%.0f", data_bytes);
         bf_table_num(t, "%.1f", rate / 1e6);
-        bf_table_text(t, "%s", family->rate_unit ? family->rate_unit : "GB/s");
+        bf_table_text(t, "%s", unit);
         bf_table_num_if(t, ceiling_rate > 0, "%.3f", rate / ceiling_rate);
-        bf_table_num_if(t, b->vendor >= 0, "%.3f",
-                        b->vendor >= 0 ? b->c[b->vendor].time.median_ms / tm->median_ms : 0);
+        bf_table_num_if(t, b->vendor >= 0, "%.3f", vs_vendor);
         bf_table_num_if(t, naive >= 0 && c->variant >= 0, "%.2f",
                         naive >= 0 ? b->c[naive].time.median_ms / tm->median_ms : 0);
         const struct bf_launch_ways w = model_cells(t, family, c->variant, b->type, b->size, ctx);
@@ -277,8 +301,27 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
                                          : bf_counters_find(ctx->counters, family->name,
                                                             family->types[b->type], text, c->name),
                           &w);
+        /* The row's numbers, as its cells print them, beside it. */
+        struct bf_bench_row row = {
+            .family = family->name,
+            .type = family->types[b->type],
+            .role = c->role,
+            .conflicting = c->variant == family->conflicting,
+            .wrong = c->wrong,
+            .median_ms = as_printed("%.4f", tm->median_ms),
+            .noise_pct = as_printed("%.2f", 100.0 * tm->noise),
+            .rate = as_printed("%.1f", rate / 1e6),
+            .unit = unit,
+            .of_ceiling = ceiling_rate > 0 ? as_printed("%.3f", rate / ceiling_rate) : NAN,
+            .vs_vendor = b->vendor >= 0 ? as_printed("%.3f", vs_vendor) : NAN,
+        };
+        const double ways =
+            w.ld > w.st ? (w.ld > w.atom ? w.ld : w.atom) : (w.st > w.atom ? w.st : w.atom);
+        row.ways = ways > 0 ? as_printed("%.2f", ways) : 0;
+        snprintf(row.size, sizeof row.size, "%s", text);
+        snprintf(row.name, sizeof row.name, "%s", c->name);
+        bf_table_keep(t, &row, sizeof row);
     }
-    return failed;
 }
 
 const char *const bf_summary_columns[] = {"family",      "type",      "size",       "conflicting",
@@ -286,133 +329,62 @@ const char *const bf_summary_columns[] = {"family",      "type",      "size",   
                                           "of_ceiling",  "vs_vendor", "speedup",    "ways_before",
                                           "ways_after",  "behind",    NULL};
 
-static double number_in(const struct bf_table *t, int row, const char *column, int *have)
+static int same_case(const struct bf_bench_row *a, const struct bf_bench_row *b)
 {
-    const char *s = bf_table_cell(t, row, column);
-    *have = s != NULL;
-    return s ? strtod(s, NULL) : 0.0;
-}
-
-/* The model's ways of a row: the largest of ld, st and atom; 0 when it has
- * no shared-memory sites (a comparator, or a variant without shared memory). */
-static double row_ways(const struct bf_table *t, int row)
-{
-    static const char *const cols[] = {"smem_ld_ways", "smem_st_ways", "smem_atom_ways"};
-    double ways = 0;
-    for (int i = 0; i < 3; ++i) {
-        int have;
-        const double w = number_in(t, row, cols[i], &have);
-        ways = have && w > ways ? w : ways;
-    }
-    return ways;
-}
-
-static int same_text(const struct bf_table *t, int a, int b, const char *column)
-{
-    const char *x = bf_table_cell(t, a, column), *y = bf_table_cell(t, b, column);
-    return x && y && strcmp(x, y) == 0;
-}
-
-static void num_cell(struct bf_table *s, const struct bf_table *t, int row, const char *column)
-{
-    const char *v = bf_table_cell(t, row, column);
-    if (v)
-        bf_table_num(s, "%s", v);
-    else
-        bf_table_none(s);
-}
-
-/* The vendor's row of the group starting at `first`: the one that is no
- * variant of f and no ceiling, its vs_vendor 1; -1 if none. */
-static int vendor_row(const struct bf_table *t, int first, const struct bf_family *f)
-{
-    for (int r = first; r < t->nrows; ++r) {
-        const char *v = bf_table_cell(t, r, "variant"), *vs = bf_table_cell(t, r, "vs_vendor");
-        if (!same_text(t, r, first, "family") || !same_text(t, r, first, "type") ||
-            !same_text(t, r, first, "size") || v == NULL || vs == NULL || strtod(vs, NULL) != 1.0 ||
-            strstr(v, "(ceiling)") != NULL)
-            continue;
-        int is_variant = 0;
-        for (int k = 0; k < f->nvariants; ++k)
-            is_variant |= strcmp(v, f->variants[k].name) == 0;
-        if (!is_variant)
-            return r;
-    }
-    return -1;
+    return strcmp(a->family, b->family) == 0 && strcmp(a->type, b->type) == 0 &&
+           strcmp(a->size, b->size) == 0;
 }
 
 /* Whether row `slow` is slower than row `fast` by more than the larger of
  * their noises (median absolute deviation / median): behind, not level. */
-static int behind_beyond_noise(const struct bf_table *t, int slow, int fast)
+static int behind_beyond_noise(const struct bf_bench_row *slow, const struct bf_bench_row *fast)
 {
-    int have_slow, have_fast, have;
-    const double slow_ms = number_in(t, slow, "median_ms", &have_slow),
-                 fast_ms = number_in(t, fast, "median_ms", &have_fast);
-    double noise = number_in(t, slow, "noise_pct", &have);
-    const double other = number_in(t, fast, "noise_pct", &have);
-    noise = (other > noise ? other : noise) / 100.0;
-    return have_slow && have_fast && fast_ms > 0 && fast_ms / slow_ms < 1.0 - noise;
+    const double noise =
+        (fast->noise_pct > slow->noise_pct ? fast->noise_pct : slow->noise_pct) / 100.0;
+    return fast->median_ms > 0 && fast->median_ms / slow->median_ms < 1.0 - noise;
 }
 
-void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
-                      int nfamilies, struct bf_table *summary)
+void bf_bench_summarize(const struct bf_bench_row *rows, int n, struct bf_table *summary)
 {
-    for (int first = 0; first < bench->nrows; ++first) {
-        int seen = 0; /* a group is summed up at its first row */
+    for (int first = 0; first < n; ++first) {
+        int seen = 0; /* a case is summed up at its first row */
         for (int r = 0; r < first && !seen; ++r)
-            seen = same_text(bench, r, first, "family") && same_text(bench, r, first, "type") &&
-                   same_text(bench, r, first, "size");
-        const char *name = bf_table_cell(bench, first, "family");
-        const struct bf_family *f = NULL;
-        for (int i = 0; i < nfamilies && name && !f; ++i)
-            f = strcmp(families[i]->name, name) == 0 ? families[i] : NULL;
-        if (seen || f == NULL)
+            seen = same_case(&rows[r], &rows[first]);
+        if (seen)
             continue;
-        int before = -1, after = -1;
-        double after_ms = 0;
-        for (int r = first; r < bench->nrows; ++r) {
-            if (!same_text(bench, r, first, "family") || !same_text(bench, r, first, "type") ||
-                !same_text(bench, r, first, "size"))
+        int before = -1, after = -1, vendor = -1;
+        for (int r = first; r < n; ++r) {
+            const struct bf_bench_row *x = &rows[r];
+            if (!same_case(x, &rows[first]))
                 continue;
-            const char *variant = bf_table_cell(bench, r, "variant");
-            int have;
-            const double ms = number_in(bench, r, "median_ms", &have);
-            if (variant == NULL || !have)
+            if (x->role == BF_ROLE_VENDOR && vendor < 0)
+                vendor = r;
+            if (x->role != BF_ROLE_VARIANT || x->wrong)
                 continue;
-            if (strcmp(variant, f->variants[f->conflicting].name) == 0) {
+            if (x->conflicting)
                 before = r;
-                continue;
-            }
-            int is_variant = 0;
-            for (int v = 0; v < f->nvariants; ++v)
-                is_variant |= strcmp(variant, f->variants[v].name) == 0;
-            if (is_variant && row_ways(bench, r) > 0 && (after < 0 || ms < after_ms)) {
+            else if (x->ways > 0 && (after < 0 || x->median_ms < rows[after].median_ms))
                 after = r;
-                after_ms = ms;
-            }
         }
         if (before < 0 || after < 0)
             continue;
-        int have;
-        const double before_ms = number_in(bench, before, "median_ms", &have);
+        const struct bf_bench_row *x = &rows[before], *y = &rows[after];
         bf_table_row(summary);
-        bf_table_text(summary, "%s", f->name);
-        bf_table_text(summary, "%s", bf_table_cell(bench, first, "type"));
-        bf_table_text(summary, "%s", bf_table_cell(bench, first, "size"));
-        bf_table_text(summary, "%s", f->variants[f->conflicting].name);
-        num_cell(summary, bench, before, "rate");
-        bf_table_text(summary, "%s", bf_table_cell(bench, after, "variant"));
-        num_cell(summary, bench, after, "rate");
-        const char *unit = bf_table_cell(bench, after, "unit");
-        bf_table_text(summary, "%s", unit ? unit : "");
-        num_cell(summary, bench, after, "of_ceiling");
-        num_cell(summary, bench, after, "vs_vendor");
-        bf_table_num(summary, "%.2f", before_ms / after_ms);
-        bf_table_num_if(summary, row_ways(bench, before) > 0, "%.2f", row_ways(bench, before));
-        bf_table_num(summary, "%.2f", row_ways(bench, after));
-        const int vendor = vendor_row(bench, first, f);
-        const int behind_vendor = vendor >= 0 && behind_beyond_noise(bench, after, vendor),
-                  behind_before = behind_beyond_noise(bench, after, before);
+        bf_table_text(summary, "%s", x->family);
+        bf_table_text(summary, "%s", x->type);
+        bf_table_text(summary, "%s", x->size);
+        bf_table_text(summary, "%s", x->name);
+        bf_table_num(summary, "%.1f", x->rate);
+        bf_table_text(summary, "%s", y->name);
+        bf_table_num(summary, "%.1f", y->rate);
+        bf_table_text(summary, "%s", y->unit ? y->unit : "");
+        bf_table_num_if(summary, !isnan(y->of_ceiling), "%.3f", y->of_ceiling);
+        bf_table_num_if(summary, !isnan(y->vs_vendor), "%.3f", y->vs_vendor);
+        bf_table_num(summary, "%.2f", x->median_ms / y->median_ms);
+        bf_table_num_if(summary, x->ways > 0, "%.2f", x->ways);
+        bf_table_num(summary, "%.2f", y->ways);
+        const int behind_vendor = vendor >= 0 && behind_beyond_noise(y, &rows[vendor]),
+                  behind_before = behind_beyond_noise(y, x);
         if (behind_vendor || behind_before)
             bf_table_text(summary, "%s%s%s", behind_vendor ? "vendor" : "",
                           behind_vendor && behind_before ? ", " : "",
@@ -420,4 +392,22 @@ void bf_bench_summary(const struct bf_table *bench, const struct bf_family *cons
         else
             bf_table_none(summary);
     }
+}
+
+void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
+                      int nfamilies, struct bf_table *summary)
+{
+    struct bf_bench_row *rows = malloc(((size_t)bench->nrows + 1) * sizeof *rows);
+    BF_CHECK_STATUS(rows != NULL, "bf_bench_summary", "out of host memory");
+    int n = 0;
+    for (int r = 0; r < bench->nrows; ++r) {
+        const struct bf_bench_row *row = bf_table_kept(bench, r);
+        int listed = 0;
+        for (int i = 0; i < nfamilies && row != NULL && !listed; ++i)
+            listed = strcmp(families[i]->name, row->family) == 0;
+        if (listed)
+            rows[n++] = *row;
+    }
+    bf_bench_summarize(rows, n, summary);
+    free(rows);
 }

@@ -39,6 +39,14 @@ struct bf_variant_job {
 
 #define BF_BENCH_MAX 16 /* contenders a case */
 
+/* What a contender is to its case, as it was registered (bf_bench_ceiling,
+ * bf_bench_vendor, bf_bench_comparator, bf_bench_variants); the table's
+ * column `role` names it (bf_role_names). */
+enum bf_role { BF_ROLE_CEILING, BF_ROLE_VENDOR, BF_ROLE_COMPARATOR, BF_ROLE_VARIANT, BF_ROLES };
+
+/* "ceiling", "vendor", "comparator", "variant". */
+extern const char *const bf_role_names[BF_ROLES];
+
 /* One case of a family's bench (a type and a size): a suite names what it
  * times, in any order, then bf_bench_end times them all and adds their rows:
  *
@@ -65,8 +73,8 @@ struct bf_bench {
     int n, vendor;
     struct bf_bench_contender {
         const char *name;
-        int variant; /* >= 0: the family's variant; -1: a ceiling, the vendor or a comparator */
-        int ceiling; /* a candidate for of_ceiling's ceiling */
+        enum bf_role role;
+        int variant; /* the family's variant (role BF_ROLE_VARIANT), else -1 */
         int path;
         double bytes;
         struct bf_job job;
@@ -74,6 +82,26 @@ struct bf_bench {
         struct bf_timing time;
         int wrong;
     } c[BF_BENCH_MAX];
+};
+
+/* What the bench recorded of one row of its table as it added it, beside the
+ * row's cells (bf_table_kept): the numbers the summary is computed from.
+ * Each number is its cell's value as the table prints it (median_ms to 4
+ * decimals, noise_pct to 2, rate to 1, of_ceiling and vs_vendor to 3, ways
+ * to 2): the summary computed from them is the one the printed table, or
+ * its JSON, gives. */
+struct bf_bench_row {
+    const char *family, *type; /* the family's own strings */
+    char size[64];             /* as the column `size` writes it */
+    char name[128];            /* the contender's, without " (WRONG)" */
+    enum bf_role role;
+    int conflicting; /* the family's conflicting variant (struct bf_family's conflicting) */
+    int wrong;       /* its output did not check out: no variant to the summary */
+    double median_ms, noise_pct;
+    double rate;                  /* in `unit` */
+    const char *unit;             /* "GB/s", or the family's rate_unit */
+    double of_ceiling, vs_vendor; /* NAN: none (no ceiling, no vendor in the case) */
+    double ways; /* the model's, the largest of ld, st and atom; 0: no shared-memory site */
 };
 
 /* Starts a case: the variants whose bit is set in mask will run. */
@@ -90,9 +118,8 @@ void bf_bench_vendor(struct bf_bench *b, const char *name, int path, double byte
                      struct bf_job job);
 
 /* Another library's routine for the same job, timed beside the vendor's (a
- * row with its own vs_vendor; neither a ceiling nor vs_vendor's divisor).
- * Add it after the vendor: the summary and the charts take a case's first
- * row whose vs_vendor is 1 for the vendor. */
+ * row with its own vs_vendor; neither a ceiling nor vs_vendor's divisor),
+ * before or after the vendor. */
 void bf_bench_comparator(struct bf_bench *b, const char *name, int path, double bytes,
                          struct bf_job job);
 
@@ -119,6 +146,13 @@ void bf_bench_variants(struct bf_bench *b, double bytes, struct bf_variant_job j
  * timed. Returns 0 if every output checked out. */
 int bf_bench_end(struct bf_bench *b, double data_bytes, int warm);
 
+/* bf_bench_end's last step, which needs no GPU: adds the case's rows to the
+ * table, the i-th contender registered timed as times[i], each row's cells
+ * and, kept beside them, its struct bf_bench_row. `l2` is the column l2's
+ * text. */
+void bf_bench_rows(struct bf_bench *b, const struct bf_timing *times, const char *l2,
+                   double data_bytes);
+
 /* The columns of the benchmark table, in the order bf_bench_end fills them,
  * and after them, with ctx->counters, ncu's (--counters). */
 extern const char *const bf_bench_columns[];
@@ -127,15 +161,21 @@ extern const char *const bf_bench_counter_columns[];
 /* The columns of the summary. */
 extern const char *const bf_summary_columns[];
 
-/* One row per family, type and size of a bench table (in its order): the
- * family's conflicting variant beside its fastest other variant that has
+/* One row per family, type and size of the recorded rows (in their order):
+ * the family's conflicting variant beside its fastest other variant that has
  * shared-memory sites in the model (the best conflict-free one), their
  * rates, that one's of_ceiling and vs_vendor, the speedup (conflicting's
- * time / its time) and the model's ways of both (the largest of ld, st and
- * atom), and `behind`: "vendor" where that variant is slower than the vendor
- * by more than the larger noise of the two rows, "conflicting" where it is so
- * behind the conflicting variant (empty: ahead or level). A group without
- * both is left out. */
+ * time / its time) and the model's ways of both, and `behind`: "vendor"
+ * where that variant is slower than the case's vendor row (role
+ * BF_ROLE_VENDOR) by more than the larger noise of the two rows,
+ * "conflicting" where it is so behind the conflicting variant (empty: ahead
+ * or level). A variant whose output was wrong counts for neither; a group
+ * without both is left out. Reads nothing but `rows`. */
+void bf_bench_summarize(const struct bf_bench_row *rows, int n, struct bf_table *summary);
+
+/* bf_bench_summarize of the rows bf_bench_end recorded in `bench`
+ * (bf_table_kept), those of the listed families; a row recorded by nothing
+ * (no struct bf_bench_row beside it) is left out. */
 void bf_bench_summary(const struct bf_table *bench, const struct bf_family *const *families,
                       int nfamilies, struct bf_table *summary);
 

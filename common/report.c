@@ -37,8 +37,11 @@ void bf_table_free(struct bf_table *t)
         free(t->meta_key[i]);
         free(t->meta_val[i]);
     }
+    for (int r = 0; t->kept != NULL && r < t->nrows; ++r)
+        free(t->kept[r]);
     free(t->cell);
     free(t->numeric);
+    free(t->kept);
     memset(t, 0, sizeof *t);
 }
 
@@ -48,7 +51,8 @@ void bf_table_row(struct bf_table *t)
         t->cap = t->cap ? 2 * t->cap : 16;
         t->cell = realloc(t->cell, (size_t)(t->cap * t->ncols) * sizeof *t->cell);
         t->numeric = realloc(t->numeric, (size_t)(t->cap * t->ncols));
-        if (t->cell == NULL || t->numeric == NULL) {
+        t->kept = realloc(t->kept, (size_t)t->cap * sizeof *t->kept);
+        if (t->cell == NULL || t->numeric == NULL || t->kept == NULL) {
             fputs("bankfree: out of host memory\n", stderr);
             exit(1);
         }
@@ -58,6 +62,7 @@ void bf_table_row(struct bf_table *t)
         t->cell[base + c] = NULL;
         t->numeric[base + c] = 0;
     }
+    t->kept[t->nrows] = NULL;
     t->nrows++;
     t->filled = 0;
 }
@@ -120,6 +125,25 @@ void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
         exit(1);
     strcpy(t->meta_key[t->nmeta], key);
     t->nmeta++;
+}
+
+void bf_table_keep(struct bf_table *t, const void *data, size_t size)
+{
+    if (t->nrows == 0)
+        return;
+    void *copy = malloc(size ? size : 1);
+    if (copy == NULL) {
+        fputs("bankfree: out of host memory\n", stderr);
+        exit(1);
+    }
+    memcpy(copy, data, size);
+    free(t->kept[t->nrows - 1]);
+    t->kept[t->nrows - 1] = copy;
+}
+
+const void *bf_table_kept(const struct bf_table *t, int row)
+{
+    return row >= 0 && row < t->nrows && t->kept != NULL ? t->kept[row] : NULL;
 }
 
 /* A cell as text; an empty cell reads `none`. */

@@ -5,6 +5,7 @@
 #ifndef BANKFREE_REPORT_H
 #define BANKFREE_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,7 @@ struct bf_table {
     int filled;    /* cells of the last row given so far */
     int nmeta;
     char *meta_key[BF_TABLE_MAX_META], *meta_val[BF_TABLE_MAX_META];
+    void **kept; /* per row: what bf_table_keep copied beside it, or NULL */
 };
 
 /* Column names end with NULL. */
@@ -41,6 +43,15 @@ void bf_table_num_if(struct bf_table *t, int have, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* next cell, a number if `have`, else empty */
 void bf_table_meta(struct bf_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Keeps a copy of `size` bytes beside the last row (replacing what was kept
+ * there): the numbers its cells were printed from, for a reader in the same
+ * process (the bench's summary: struct bf_bench_row). Never printed. */
+void bf_table_keep(struct bf_table *t, const void *data, size_t size);
+
+/* What bf_table_keep kept beside row `row`; NULL when nothing was, or there
+ * is no such row. */
+const void *bf_table_kept(const struct bf_table *t, int row);
 
 /* The rows, and the metadata with them, but for CSV: a header row and the rows
  * alone (print the metadata elsewhere with bf_table_print_meta). */

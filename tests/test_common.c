@@ -188,94 +188,6 @@ static void test_report(void)
     bf_table_free(&t);
 }
 
-/* One bench row: the key, the time and its noise, the rate and the model's
- * ways ("-": none); vs_vendor as if the vendor took 0.25 ms. */
-static void bench_row_noisy(struct bf_table *t, const char *family, const char *size,
-                            const char *variant, double ms, double noise_pct, const char *ld_ways,
-                            const char *st_ways)
-{
-    bf_table_row(t);
-    bf_table_text(t, "%s", family);
-    bf_table_text(t, "f32");
-    bf_table_text(t, "%s", size);
-    bf_table_text(t, "%s", variant);
-    bf_table_num(t, "%.4f", ms);
-    bf_table_none(t); /* min_ms */
-    bf_table_none(t); /* max_ms */
-    bf_table_num(t, "%.2f", noise_pct);
-    for (int i = 0; i < 5; ++i) /* reps throttled sm_mhz l2 data_bytes */
-        bf_table_none(t);
-    bf_table_num(t, "%.1f", 1000.0 / ms);
-    bf_table_text(t, "GB/s");
-    bf_table_num(t, "%.3f", 0.5 / ms);
-    bf_table_num(t, "%.3f", 0.25 / ms);
-    bf_table_none(t); /* vs_naive */
-    bf_table_num_if(t, strcmp(ld_ways, "-") != 0, "%s", ld_ways);
-    bf_table_num_if(t, strcmp(st_ways, "-") != 0, "%s", st_ways);
-    bf_table_none(t);
-    bf_table_none(t);
-}
-
-static void bench_row(struct bf_table *t, const char *family, const char *size, const char *variant,
-                      double ms, const char *ld_ways, const char *st_ways)
-{
-    bench_row_noisy(t, family, size, variant, ms, 0.5, ld_ways, st_ways);
-}
-
-/* The summary: per family, type and size, the conflicting variant beside
- * the fastest other variant with shared-memory sites, and whether it is
- * behind the vendor or the conflicting variant beyond the noise. */
-static void test_summary(void)
-{
-    static const struct bf_variant tv[] = {
-        {"naive", ""}, {"conflicting", ""}, {"padded", ""}, {"swizzled", ""}};
-    static const struct bf_variant rv[] = {{"interleaved", ""}, {"tuned", ""}};
-    const struct bf_family transpose = {
-        .name = "transpose", .variants = tv, .nvariants = 4, .conflicting = 1};
-    const struct bf_family reduction = {.name = "reduction", .variants = rv, .nvariants = 2};
-    const struct bf_family *const families[] = {&transpose, &reduction};
-    struct bf_table bench, sum;
-    bf_table_init(&bench, bf_bench_columns);
-    bench_row(&bench, "transpose", "64x64", "copy (ceiling)", 0.1, "-", "-");
-    bench_row(&bench, "transpose", "64x64", "naive", 0.2, "-", "-"); /* fastest, no smem */
-    bench_row(&bench, "transpose", "64x64", "conflicting", 0.8, "32.00", "1.00");
-    bench_row(&bench, "transpose", "64x64", "padded", 0.5, "1.00", "1.00");
-    bench_row(&bench, "transpose", "64x64", "swizzled", 0.4, "1.00", "1.00");
-    bench_row(&bench, "reduction", "1024", "tuned", 0.3, "1.00", "-"); /* no conflicting row */
-    bench_row(&bench, "transpose", "8x8", "conflicting", 0.9, "32.00", "1.00");
-    bench_row(&bench, "transpose", "8x8", "padded", 0.3, "1.00", "2.00");
-    bench_row(&bench, "transpose", "64x64", "cublasSgeam", 0.25, "-", "-"); /* the vendor */
-    bench_row(&bench, "transpose", "16x16", "cublasSgeam", 0.25, "-", "-");
-    bench_row(&bench, "transpose", "16x16", "conflicting", 0.4, "32.00", "1.00");
-    bench_row(&bench, "transpose", "16x16", "padded", 0.5, "1.00", "1.00");
-    bench_row(&bench, "transpose", "32x32", "conflicting", 0.5, "32.00", "1.00");
-    bench_row_noisy(&bench, "transpose", "32x32", "padded", 0.505, 2.0, "1.00", "1.00");
-    bf_table_init(&sum, bf_summary_columns);
-    bf_bench_summary(&bench, families, 2, &sum);
-    EXPECT_EQ(sum.nrows, 4, "summary rows (the reduction group has no conflicting row)");
-    static const char *const behind[] = {"vendor", NULL, "vendor, conflicting", NULL};
-    for (int r = 0; r < 4; ++r) {
-        const char *got = bf_table_cell(&sum, r, "behind");
-        EXPECT(behind[r] ? got && strcmp(got, behind[r]) == 0 : got == NULL,
-               "row %d behind: %s, not %s (32x32: 1%% slower within 2%% noise is level)", r,
-               got ? got : "(none)", behind[r] ? behind[r] : "(none)");
-    }
-    const char *best = bf_table_cell(&sum, 0, "best"), *speedup = bf_table_cell(&sum, 0, "speedup");
-    EXPECT(best && strcmp(best, "swizzled") == 0, "best at 64x64: %s", best ? best : "(none)");
-    EXPECT(speedup && strcmp(speedup, "2.00") == 0, "speedup 0.8 / 0.4: %s",
-           speedup ? speedup : "(none)");
-    const char *before = bf_table_cell(&sum, 0, "ways_before"),
-               *after = bf_table_cell(&sum, 1, "ways_after");
-    EXPECT(before && strcmp(before, "32.00") == 0, "ways before: %s", before ? before : "(none)");
-    EXPECT(after && strcmp(after, "2.00") == 0, "8x8: ways after, the larger of ld and st: %s",
-           after ? after : "(none)");
-    EXPECT(bf_table_cell(&sum, 0, "no such column") == NULL &&
-               bf_table_cell(&sum, 9, "best") == NULL,
-           "a missing column or row reads NULL");
-    bf_table_free(&bench);
-    bf_table_free(&sum);
-}
-
 #define SASS_LD "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 #define SASS_ST "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 #define PIPE_LD "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
@@ -365,7 +277,6 @@ int main(void)
     test_timing_stats();
     test_sizes();
     test_report();
-    test_summary();
     test_clock();
     test_counters();
     return unit_finish("common");
