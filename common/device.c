@@ -26,8 +26,8 @@ static int no_gpu(cudaError_t err)
     int driver = 0;
     cudaDriverGetVersion(&driver);
     if (driver == 0) {
-        fputs("bankfree: no CUDA GPU: this machine has no NVIDIA driver (list and model work "
-              "without one)\n",
+        fputs("bankfree: no CUDA GPU: this machine has no NVIDIA driver (list, model and ways "
+              "work without one)\n",
               stderr);
         return BF_EXIT_NO_DEVICE;
     }

@@ -710,39 +710,39 @@ static void ways(void)
     run(ARGS("ways", "--elem", "4", "lane * 32 + c * s", "--let", "s=2", "--for", "q=0:2", "--for",
              "c=1:7:3", "--format", "csv"),
         &r);
-    EXPECT(r.status == 0 && strcmp(r.out, "request,q,c,wavefronts,ideal,ways,worst_bank\n"
-                                          "0,0,1,32,1,32.00,2\n1,0,4,32,1,32.00,8\n"
-                                          "2,1,1,32,1,32.00,2\n3,1,4,32,1,32.00,8\n"
-                                          "total,,,128,4,32.00,2\n") == 0,
+    EXPECT(r.status == 0 && strcmp(r.out, "request,q,c,wavefronts,ideal,conflicts,ways,worst_bank\n"
+                                          "0,0,1,32,1,31,32.00,2\n1,0,4,32,1,31,32.00,8\n"
+                                          "2,1,1,32,1,31,32.00,2\n3,1,4,32,1,31,32.00,8\n"
+                                          "total,,,128,4,124,32.00,2\n") == 0,
            "ways with --let and two --for: %s%s", r.out, r.err);
     EXPECT(
         strcmp(ways_total(
                    ARGS("ways", "--for", "i=10:0:-5", "lane * 4 + i * 128", "--format", "csv"), &r),
-               "total,,2,2,1.00,0\n") == 0,
+               "total,,2,2,0,1.00,0\n") == 0,
         "a --for counting down: %s", r.out);
     /* Widths, ops, rules, lanes: as the model serves them. */
     EXPECT(strcmp(ways_total(ARGS("ways", "--bytes", "16", "lane * 16", "--format", "csv"), &r),
-                  "total,4,4,1.00,0\n") == 0,
+                  "total,4,4,0,1.00,0\n") == 0,
            "16-byte loads, half-warps: %s", r.out);
     EXPECT(
         strcmp(ways_total(ARGS("ways", "--op", "st", "--bytes", "16", "0", "--format", "csv"), &r),
-               "total,4,4,1.00,0\n") == 0,
+               "total,4,4,0,1.00,0\n") == 0,
         "16-byte stores, quarter-warps, one address: %s", r.out);
     EXPECT(strcmp(ways_total(ARGS("ways", "--op", "ldmatrix", "--lanes", "8", "lane * 128",
                                   "--format", "csv"),
                              &r),
-                  "total,8,1,8.00,0\n") == 0,
+                  "total,8,1,7,8.00,0\n") == 0,
            "ldmatrix.x1 of one column: %s", r.out);
     EXPECT(strcmp(ways_total(ARGS("ways", "--lanes", "4", "lane * 128", "--format", "csv"), &r),
-                  "total,4,1,4.00,0\n") == 0,
+                  "total,4,1,3,4.00,0\n") == 0,
            "4 lanes: %s", r.out);
     EXPECT(strcmp(ways_total(ARGS("ways", "--elem", "1", "lane", "--format", "csv"), &r),
-                  "total,1,1,1.00,0\n") == 0,
+                  "total,1,1,0,1.00,0\n") == 0,
            "bytes, 4 lanes a word: %s", r.out);
     EXPECT(strcmp(ways_total(
                       ARGS("ways", "--rules", "kepler8", "--elem", "8", "lane", "--format", "csv"),
                       &r),
-                  "total,1,1,1.00,0\n") == 0,
+                  "total,1,1,0,1.00,0\n") == 0,
            "fp64 in 8-byte banks: %s", r.out);
     /* C's arithmetic: precedence, ?: and && || run only the branch taken,
      * division toward zero, octal and hex. */
@@ -752,19 +752,19 @@ static void ways(void)
                                   " * 0 + 2",
                                   "--format", "csv"),
                              &r),
-                  "total,1,1,1.00,0\n") == 0,
+                  "total,1,1,0,1.00,0\n") == 0,
            "C's precedence and branches: %s%s", r.out, r.err);
     /* JSON: the requests, and the worst one's lanes (tools/plot.py lanes). */
     run(ARGS("ways", "lane * 32 * 4", "--format", "json"), &r);
     EXPECT(r.status == 0 && strstr(r.out, "\"rows\": [") != NULL &&
                strstr(r.out, "\"request\": \"total\", \"wavefronts\": 32, \"ideal\": 1, "
-                             "\"ways\": 32.00") != NULL &&
+                             "\"conflicts\": 31, \"ways\": 32.00") != NULL &&
                strstr(r.out, "\"lanes\": [") != NULL &&
                strstr(r.out, "\"lane\": 31, \"part\": 0, \"active\": 1, \"address\": "
                              "3968, \"bank\": 0, \"banks\": 1}") != NULL,
            "ways --format json: %s", r.out);
     run(ARGS("ways", "lane * 4", "--format", "md"), &r);
-    EXPECT(r.status == 0 && strstr(r.out, "| request | wavefronts |") != NULL &&
+    EXPECT(r.status == 0 && strstr(r.out, "| request | wavefronts | ideal | conflicts |") != NULL &&
                strstr(r.out, "```") != NULL,
            "ways --format md: %s", r.out);
     expect_output(ARGS("help", "ways"), "bankfree ways 'lane * 33 * 4'");
@@ -909,7 +909,9 @@ static void fuzz_ways(void)
                 memcpy(expr + at, n, strlen(n));
             }
         }
-        run(ARGS("ways", expr, "--let", "k=3", "--for", "c=0:4", "--format", "csv"), &r);
+        run(ARGS("ways", expr, "--let", "k=3", "--for", "c=0:4", "--format", "csv",
+                 i % 2 ? "--fix" : "--lanes=32"),
+            &r);
         const int ok = (r.status == 0 && strstr(r.out, "\ntotal,") != NULL) ||
                        (r.status == 2 && one_error(r.err) && r.out[0] == '\0');
         if (!ok && bad++ < 5)
@@ -931,6 +933,159 @@ static void fuzz_ways(void)
     EXPECT(r.status == 2 && strstr(r.err, "nested deeper than") != NULL,
            "550 minus signs: exit %d: %.200s", r.status, r.err);
     EXPECT_EQ(bad, 0, "fuzzed ways expressions that crashed or said more than an error");
+}
+
+/* The longest line of s. */
+static int widest_line(const char *s)
+{
+    int most = 0;
+    while (*s) {
+        const char *end = strchr(s, '\n');
+        const int n = end ? (int)(end - s) : (int)strlen(s);
+        most = n > most ? n : most;
+        s += n + (end != NULL);
+    }
+    return most;
+}
+
+/* The conflicts column (wavefronts - ideal, as ncu counts bank conflicts),
+ * --fix on the tutorials' examples (each fix it prints counted again as an
+ * expression of its own), and an error in a long expression shown in a
+ * window. */
+static void ways_conflicts_and_fixes(void)
+{
+    static struct result r;
+    /* float t[32][32] written by column, 32 requests: 1024 wavefronts, 992
+     * conflicts; a request 31. */
+    char *const column[] = {(char *)bankfree, "ways",  "--op",   "st",       "--elem", "4",
+                            "lane * 32 + c",  "--for", "c=0:32", "--format", "csv",    NULL};
+    EXPECT(strcmp(ways_total(column, &r), "total,,1024,32,992,32.00,0\n") == 0 &&
+               strstr(r.out, "\n0,0,32,1,31,32.00,0\n") != NULL,
+           "the column store: 992 conflicts, 31 a request:\n%s", r.out);
+    run(ARGS("ways", "--op", "st", "--elem", "4", "lane * 32 + c", "--for", "c=0:32", "--fix"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "  992  32.00 ") != NULL &&
+               strstr(r.out, "   128  lane * 33 + c\n") != NULL &&
+               strstr(r.out, "     0  (lane * 32 + c) ^ ((lane * 32 + c) >> 5 & 31)\n") != NULL &&
+               strstr(r.out, "the cheapest fix at the ideal: swizzle, 0 bytes:\n") != NULL,
+           "ways --fix, the column store: pad 128 B, swizzle 0 B:\n%s%s", r.out, r.err);
+    /* The fixes it prints, run as they are printed: 0 conflicts. */
+    EXPECT(strcmp(ways_total(ARGS("ways", "--op", "st", "--elem", "4", "lane * 33 + c", "--for",
+                                  "c=0:32", "--format", "csv"),
+                             &r),
+                  "total,,32,32,0,1.00,0\n") == 0,
+           "the padded store: %s", r.out);
+    EXPECT(strcmp(ways_total(ARGS("ways", "--op", "st", "--elem", "4",
+                                  "(lane * 32 + c) ^ ((lane * 32 + c) >> 5 & 31)", "--for",
+                                  "c=0:32", "--format", "csv"),
+                             &r),
+                  "total,,32,32,0,1.00,0\n") == 0,
+           "the swizzled store: %s", r.out);
+    /* Byte addresses: the stride 32 of lane * 32 * 4 padded to 33, 32 rows of 4 B. */
+    run(ARGS("ways", "lane * 32 * 4", "--fix", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.err, "# fix: pad, 0 conflicts, 128 bytes: lane * 33 * 4\n") &&
+               strstr(r.err, "# fix: swizzle, 0 conflicts, 0 bytes: (lane * 32 * 4) ^ "
+                             "((lane * 32 * 4) >> 7 & 31) << 2\n") &&
+               strstr(r.out, "total,32,1,31,32.00,0\n") && strstr(r.out, "# fix") == NULL,
+           "ways --fix --format csv: rows on stdout, fixes on stderr:\n%s---\n%s", r.out, r.err);
+    /* compute 1.x, data[16 * tid]: the tutorial's fix data[17 * tid]. */
+    run(ARGS("ways", "--rules", "cc1x", "--elem", "4", "16 * lane", "--fix", "--format", "csv"),
+        &r);
+    EXPECT(r.status == 0 && strstr(r.out, "total,32,2,30,16.00,") != NULL &&
+               strstr(r.err, "# fix: pad, 0 conflicts, 128 bytes: 17 * lane\n") != NULL,
+           "ways --rules cc1x '16 * lane' --fix:\n%s---\n%s", r.out, r.err);
+    EXPECT(strcmp(ways_total(ARGS("ways", "--rules", "cc1x", "--elem", "4", "17 * lane", "--format",
+                                  "csv"),
+                             &r),
+                  "total,2,2,0,1.00,0\n") == 0,
+           "data[17 * tid] under cc1x: %s", r.out);
+    /* A stride given by --let: the fix pads the --let. */
+    run(ARGS("ways", "--elem", "4", "lane * s + c", "--let", "s=32", "--for", "c=0:4", "--fix",
+             "--format", "csv"),
+        &r);
+    EXPECT(r.status == 0 && strstr(r.err, "128 bytes: lane * s + c --let s=33\n") != NULL,
+           "ways --fix pads a --let stride:\n%s", r.err);
+    run(ARGS("ways", "lane * 32 * 4", "--fix", "--format", "json"), &r);
+    EXPECT(r.status == 0 &&
+               strstr(r.out, "\"fixes\": [\n    {\"fix\": \"pad\", \"wavefronts\": 1, "
+                             "\"ideal\": 1, \"conflicts\": 0, \"ways\": 1.00, "
+                             "\"cost_bytes\": 128, \"expression\": \"lane * 33 * 4\"") &&
+               strstr(r.out, "\"cheapest\": 1,") != NULL && r.out[strlen(r.out) - 2] == '}',
+           "ways --fix --format json:\n%s", r.out);
+    run(ARGS("ways", "lane * 33 * 4", "--fix"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "no request conflicts: nothing to fix") != NULL,
+           "ways --fix, conflict-free: %s", r.out);
+    run(ARGS("ways", "--op", "ldmatrix", "lane % 16 * 128 + lane / 16 * 16", "--fix"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "lane % 16 * 144 + lane / 16 * 16") != NULL &&
+               strstr(r.out, ">> 7 & 7) << 4\n") != NULL,
+           "ways --fix, ldmatrix: rows padded by 16 B, chunks swizzled:\n%s", r.out);
+    expect_output(ARGS("help", "ways"), "'lane * 32 + c' --for c=0:32 --fix");
+    expect_usage_error(ARGS("model", "--fix"), "--fix means nothing to 'model'");
+
+    /* An error in a 100000-character expression: a window of it, the caret
+     * under the place. */
+    static char text[100001];
+    for (int i = 0; i < 100000; i += 7)
+        memcpy(text + i, "lane + ", i + 7 <= 100000 ? 7 : (size_t)(100000 - i));
+    text[100000] = '\0';
+    memcpy(text + 50001, "$", 1);
+    run(ARGS("ways", text), &r);
+    const char *caret = strchr(r.err, '\n');
+    const int at = caret ? (int)strspn(caret + 1, " ") : -1;
+    EXPECT(r.status == 2 && one_error(r.err) && widest_line(r.err) < 200 &&
+               strstr(r.err, "(column 50002)") != NULL && at > 0 && at < caret - r.err &&
+               r.err[at] == '$',
+           "an error in 100000 characters: exit %d, %d columns:\n%.400s", r.status,
+           widest_line(r.err), r.err);
+}
+
+/* What a new reader sees first: list in 100 columns with the types each
+ * variant takes; without a GPU, bare bankfree sums up the model in a
+ * screen; other rules' headers speak of their own GPU. */
+static void first_contact(void)
+{
+    static struct result r;
+    run(ARGS("list"), &r);
+    EXPECT(r.status == 0 && widest_line(r.out) <= 100 && strstr(r.out, "wgmma_sw128") != NULL,
+           "list: %d columns, want 100 at most:\n%s", widest_line(r.out), r.out);
+    run(ARGS("list", "--wide"), &r);
+    EXPECT(r.status == 0 && widest_line(r.out) > 100, "list --wide: %d columns",
+           widest_line(r.out));
+    run(ARGS("list", "transpose/packed", "transpose/padded", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, ",u8 f16,") != NULL &&
+               strstr(r.out, ",f32 u8 f16 f64 c64 c128,") != NULL,
+           "list: the types each variant takes (packed: u8 f16):\n%s", r.out);
+    for (int i = 0; i < 2; ++i) {
+        run(ARGS("model", "--rules", i ? "kepler8" : "cc1x", "--format", "csv"), &r);
+        EXPECT(r.status == 0 && strstr(r.err, "# model: compute ") != NULL &&
+                   strstr(r.err, "ldmatrix") == NULL && strstr(r.err, "wgmma") == NULL &&
+                   strstr(r.err, "132") == NULL && strstr(r.err, "gmma") == NULL,
+               "model --rules %s: the header names what those rules have:\n%s",
+               i ? "kepler8" : "cc1x", r.err);
+    }
+    run(ARGS("ways", "--rules", "cc1x", "lane * 4", "--format", "csv"), &r);
+    EXPECT(r.status == 0 && strstr(r.err, "16 lanes at a time (a half-warp)\n") != NULL &&
+               strstr(r.err, "ldmatrix") == NULL,
+           "ways --rules cc1x: %s", r.err);
+    run(ARGS("device"), &r);
+    if (r.status != 77)
+        return; /* bare bankfree benches on a GPU: gpu_or_plain_skip runs it */
+    run(ARGS(NULL), &r);
+    EXPECT(r.status == 0 && count_lines(r.out) <= 60 && widest_line(r.out) <= 100 &&
+               count_lines(r.err) == 1 && widest_line(r.err) <= 100 &&
+               strstr(r.err, "no CUDA GPU") != NULL && strstr(r.err, "ways") != NULL &&
+               strstr(r.out, "transpose  conflicting ") != NULL &&
+               strstr(r.out, "32-way conflict") != NULL && strstr(r.out, "conflict-free") != NULL,
+           "bankfree without a GPU: %d lines of %d columns, stderr %s:\n%s", count_lines(r.out),
+           widest_line(r.out), r.err, r.out);
+    const char *last = strstr(r.out, "\nnext: bankfree ways 'lane * 32 * 4' --fix");
+    EXPECT(last != NULL && strchr(last + 1, '\n') == r.out + strlen(r.out) - 1 &&
+               strstr(last, "bankfree model FAMILY") != NULL &&
+               strstr(last, "bankfree help") != NULL,
+           "bankfree without a GPU: one closing line of what to try:\n%s", r.out);
+    /* The closing line's example runs. */
+    run(ARGS("ways", "lane * 32 * 4", "--fix"), &r);
+    EXPECT(r.status == 0 && strstr(r.out, "lane * 33 * 4") != NULL, "the closing example: %s",
+           r.err);
 }
 
 /* The runner refuses what the API refuses: a size no selected variant and
@@ -992,7 +1147,7 @@ static void gpu_or_plain_skip(void)
     }
     /* The main job: a table either way. */
     run(ARGS("--reps", "1", "--size", "64x64"), &r);
-    EXPECT(r.status == 0 && (strstr(r.out, "ld_ways") || strstr(r.out, "GB/s")),
+    EXPECT(r.status == 0 && (strstr(r.out, "worst_ways") || strstr(r.out, "GB/s")),
            "main job: exit %d: %s%s", r.status, r.out, r.err);
 }
 
@@ -1051,6 +1206,8 @@ int main(int argc, char **argv)
     type_names();
     what_a_user_sees();
     ways();
+    ways_conflicts_and_fixes();
+    first_contact();
     fuzz_ways();
     refused_sizes();
     gpu_or_plain_skip();

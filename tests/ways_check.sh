@@ -30,10 +30,14 @@ while IFS="$tab" read -r cmd want_wf want_ideal family; do
     # its end; the costliest request: the most wavefronts of a request row.
     got=$(printf '%s\n' "$csv" | awk -F, '
         NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-        $1 == "total" { wf = $col["wavefronts"]; ideal = $col["ideal"]; ways = $col["ways"]; next }
-        { w = $col["wavefronts"] + 0; if (w > worst) worst = w }
-        END { printf "%s %s %s %d", wf, ideal, ways, worst }')
+        $1 == "total" { wf = $col["wavefronts"]; ideal = $col["ideal"]; ways = $col["ways"]
+                        if ($col["conflicts"] != wf - ideal) bad = bad " total"; next }
+        { w = $col["wavefronts"] + 0; if (w > worst) worst = w
+          if ($col["conflicts"] != $col["wavefronts"] - $col["ideal"]) bad = bad " " $1 }
+        END { printf "%s %s %s %d%s", wf, ideal, ways, worst, bad ? " conflicts:" bad : "" }')
     set -- $got
+    # conflicts = wavefronts - ideal, in every row (ncu's bank conflicts)
+    [ $# -eq 4 ] || fail "$cmd: the conflicts column is not wavefronts - ideal in rows: ${got#* * * * }"
     if [ "$1" != "$want_wf" ] || [ "$2" != "$want_ideal" ]; then
         fail "$cmd: $1 wavefronts, ideal $2; $doc says $want_wf and $want_ideal"
     fi

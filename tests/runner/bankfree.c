@@ -116,30 +116,121 @@ static const char *unavailable(const struct bf_family *fam, int v, const struct 
     return fam->unavailable != NULL ? fam->unavailable(v, dev) : NULL;
 }
 
+/* Whether variant v of fam takes type k: its API runs it at one size of
+ * the family's test list at least (the refuses hook; none: every type). */
+static int takes_type(const struct bf_family *fam, int v, int k)
+{
+    for (int s = 0; s < fam->nsizes[BF_SIZES_TEST]; ++s)
+        if (bf_refuses(fam, v, k, &fam->sizes[BF_SIZES_TEST][s]) == NULL)
+            return 1;
+    return 0;
+}
+
+/* list's table fits this many columns unless --wide. */
+#define LIST_COLUMNS 100
+
+/* The next line of text wrapped at `width` columns (at a space where it can,
+ * else cut): its length, and *text moved past it and the spaces after. */
+static int wrap_line(const char **text, int width)
+{
+    const char *s = *text;
+    int n = (int)strlen(s);
+    if (n > width) {
+        n = width;
+        while (n > 0 && s[n] != ' ')
+            --n;
+        if (n == 0)
+            n = width;
+    }
+    const char *next = s + n;
+    while (*next == ' ')
+        ++next;
+    *text = next;
+    return n;
+}
+
+/* The widest line of text wrapped at `width`. */
+static int wrapped_width(const char *text, int width)
+{
+    int most = 0;
+    while (*text) {
+        const int n = wrap_line(&text, width);
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 static int cmd_list(const struct bf_options *o)
 {
+    enum { FAMILY, VARIANT, SUMMARY, TYPES, AVAILABLE, NCOLS };
     static const char *const cols[] = {"family", "variant", "summary", "types", "available", NULL};
     /* The GPU, if there is one, says what runs on it; without one, the build. */
     struct bf_device dev;
     const struct bf_device *here = bf_device_peek(&dev, o->device) == 0 ? &dev : NULL;
     struct bf_table t;
     bf_table_init(&t, cols);
+    /* Each row's cells, and the columns' widths as a table would print them. */
+    struct bf_table cells;
+    bf_table_init(&cells, cols);
+    int width[NCOLS];
+    for (int c = 0; c < NCOLS; ++c)
+        width[c] = (int)strlen(cols[c]);
     for (int f = 0; f < bf_nfamilies; ++f) {
         const struct bf_family *fam = bf_families[f];
-        char types[128];
-        selected_types(o, f, " ", types, sizeof types);
         for (int v = 0; v < fam->nvariants; ++v) {
             if (!(o->variants[f] >> v & 1u))
                 continue;
+            char types[256] = "";
+            for (int k = 0; k < fam->ntypes; ++k)
+                if (o->types[f] >> k & 1u && takes_type(fam, v, k))
+                    snprintf(types + strlen(types), sizeof types - strlen(types), "%s%s",
+                             types[0] ? " " : "", fam->types[k]);
             const char *why = unavailable(fam, v, here);
-            bf_table_row(&t);
-            bf_table_text(&t, "%s", fam->name);
-            bf_table_text(&t, "%s", fam->variants[v].name);
-            bf_table_text(&t, "%s", fam->variants[v].summary);
-            bf_table_text(&t, "%s", types);
-            bf_table_text(&t, "%s%s", why ? "no: " : "yes", why ? why : "");
+            bf_table_row(&cells);
+            bf_table_text(&cells, "%s", fam->name);
+            bf_table_text(&cells, "%s", fam->variants[v].name);
+            bf_table_text(&cells, "%s", fam->variants[v].summary);
+            bf_table_text(&cells, "%s", types);
+            bf_table_text(&cells, "%s%s", why ? "no: " : "yes", why ? why : "");
         }
     }
+    if (o->format != BF_FORMAT_TABLE || o->wide) {
+        bf_table_free(&t);
+        print_table(&cells, o->format);
+        return 0;
+    }
+    /* A table of at most LIST_COLUMNS: types and available wrapped at 24
+     * columns, the summary at what is left (at least 24), each row's lines
+     * on rows of their own. */
+    int wrap[NCOLS] = {0, 0, 0, 24, 24};
+    for (int r = 0; r < cells.nrows; ++r)
+        for (int c = 0; c < NCOLS; ++c) {
+            const char *text = cells.cell[r * NCOLS + c];
+            const int w = c == SUMMARY ? 0
+                          : wrap[c]    ? wrapped_width(text, wrap[c])
+                                       : (int)strlen(text);
+            width[c] = w > width[c] ? w : width[c];
+        }
+    wrap[SUMMARY] = LIST_COLUMNS - 2 * (NCOLS - 1) - width[FAMILY] - width[VARIANT] - width[TYPES] -
+                    width[AVAILABLE];
+    wrap[SUMMARY] = wrap[SUMMARY] < 24 ? 24 : wrap[SUMMARY];
+    for (int r = 0; r < cells.nrows; ++r) {
+        const char *text[NCOLS];
+        for (int c = 0; c < NCOLS; ++c)
+            text[c] = cells.cell[r * NCOLS + c];
+        for (int line = 0; line == 0 || *text[SUMMARY] || *text[TYPES] || *text[AVAILABLE];
+             ++line) {
+            bf_table_row(&t);
+            for (int c = 0; c < NCOLS; ++c) {
+                const char *at = text[c];
+                const int n = wrap[c] ? wrap_line(&text[c], wrap[c]) : (int)strlen(at);
+                if (!wrap[c])
+                    text[c] += n;
+                bf_table_text(&t, "%.*s", n, at);
+            }
+        }
+    }
+    bf_table_free(&cells);
     print_table(&t, o->format);
     return 0;
 }
@@ -233,15 +324,18 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
     struct bf_table t;
     char why[256], size[64];
     bf_table_init(&t, o->lanes ? lane_cols : o->sites ? site_cols : launch_cols);
-    bf_rules_meta(&t, rules);
+    bf_rules_meta(&t, rules, 1);
+    /* ldmatrix, wgmma and cp.async: sm_90's ops, named only under its rules */
+    const int sm90 = strcmp(rules->name, bf_rules_sm90.name) == 0;
     bf_table_meta(&t, "ways",
                   o->sites ? "wavefronts / ideal (ldc, a constant-cache load: distinct "
                              "addresses / requests); worst: most wavefronts one request took"
-                           : "wavefronts / ideal over a launch's loads (ld, ldmatrix, gmma), its "
-                             "stores (st, ldgsts), its shared atomics (red), its constant-cache "
+                           : "wavefronts / ideal over a launch's loads (%s), its "
+                             "stores (%s), its shared atomics (red), its constant-cache "
                              "loads (ldc: distinct addresses / requests, not shared memory), "
                              "and its worst site (bankfree model FAMILY, or --sites, for every "
-                             "site)");
+                             "site)",
+                  sm90 ? "ld, ldmatrix, gmma" : "ld", sm90 ? "st, ldgsts" : "st");
     bf_table_meta(&t, "seed",
                   "%#" PRIx64 "%s; each case replays the input `bankfree test --seed %#" PRIx64
                   "` makes with the same sizes",
@@ -301,6 +395,114 @@ static int cmd_model(const struct bf_options *o, const char *cmdline)
         }
     }
     print_table(&t, o->format);
+    return 0;
+}
+
+/* ---- no command, no GPU: the model's verdict, a row a variant ---- */
+
+/* "32-way conflict", "2.6-way conflict", "conflict-free". */
+static void verdict(double ways, char *buf, size_t len)
+{
+    if (ways <= 1.0)
+        snprintf(buf, len, "conflict-free");
+    else if (ways - (double)(int)(ways + 0.5) < 0.05 && (double)(int)(ways + 0.5) - ways < 0.05)
+        snprintf(buf, len, "%d-way conflict", (int)(ways + 0.5));
+    else
+        snprintf(buf, len, "%.1f-way conflict", ways);
+}
+
+/* The worst of each variant over the sizes and types the options select
+ * (bench's list, every type): its worst shared-memory site's ways, a verdict
+ * and the site; then one line of what to try next. A table fits 100
+ * columns: the sites' names cut to fit (md, csv and json: whole). */
+static int cmd_summary(const struct bf_options *o)
+{
+    static const char *const cols[] = {"family",  "variant",    "worst_ways",
+                                       "verdict", "worst_site", NULL};
+    const uint64_t base = o->has_seed ? o->seed : MODEL_SEED;
+    struct bf_table t;
+    char why[256];
+    bf_table_init(&t, cols);
+    bf_table_meta(&t, "model", "%s rules, %d banks of %d B (bankfree model: every launch)",
+                  o->rules.name, o->rules.banks, o->rules.bank_bytes);
+    bf_table_meta(&t, "ways",
+                  "a site's wavefronts / ideal, the worst over bench's sizes and types");
+    for (int f = 0; f < bf_nfamilies; ++f) {
+        const struct bf_family *fam = bf_families[f];
+        struct bf_size sizes[BF_MAX_SIZES];
+        const int nsizes = o->variants[f] ? bf_family_sizes(o, fam, sizes, why, sizeof why) : 0;
+        for (int v = 0; v < fam->nvariants && nsizes > 0; ++v) { /* none: --size is another's */
+            if (!(o->variants[f] >> v & 1u))
+                continue;
+            double worst = 0, ldc = 0;
+            char site[64] = "";
+            int modelled = 0, shared = 0;
+            for (int s = 0; s < nsizes; ++s)
+                for (int type = 0; type < fam->ntypes; ++type) {
+                    if (!(o->types[f] >> type & 1u) || bf_refuses(fam, v, type, &sizes[s]))
+                        continue;
+                    struct bf_site sites[BF_MAX_SITES];
+                    const int n = fam->model(v, type, &sizes[s], case_seed(base, f, v, type, s),
+                                             &o->rules, sites);
+                    modelled = 1;
+                    for (int i = 0; i < n; ++i) {
+                        const enum bf_op_class c = bf_op_class(sites[i].access.op);
+                        if (c == BF_CLASS_LDC)
+                            ldc = site_ways(&sites[i]) > ldc ? site_ways(&sites[i]) : ldc;
+                        if (c == BF_CLASS_LDC || c == BF_CLASS_NONE)
+                            continue; /* not a bank's: the constant cache, the copy engine */
+                        shared = 1;
+                        if (site_ways(&sites[i]) > worst) {
+                            worst = site_ways(&sites[i]);
+                            snprintf(site, sizeof site, "%s", sites[i].name);
+                        }
+                    }
+                    if (fam->model_types_alike)
+                        break; /* one type serves all */
+                }
+            char what[96];
+            verdict(worst, what, sizeof what);
+            bf_table_row(&t);
+            bf_table_text(&t, "%s", fam->name);
+            bf_table_text(&t, "%s", fam->variants[v].name);
+            if (!modelled || !shared) {
+                bf_table_none(&t);
+                bf_table_text(&t, "%s", !modelled ? "refused at these sizes" : "no shared memory");
+                if (ldc > 1.0)
+                    bf_table_text(&t, "constant cache: %.1f addresses/request", ldc);
+                else
+                    bf_table_none(&t);
+                continue;
+            }
+            bf_table_num(&t, "%.2f", worst);
+            bf_table_text(&t, "%s", what);
+            if (worst > 1.0)
+                bf_table_text(&t, "%s", site);
+            else
+                bf_table_none(&t);
+        }
+    }
+    /* Cut each site's name to what 100 columns leave it. */
+    int width = o->format == BF_FORMAT_TABLE ? 0 : -1000;
+    for (int c = 0; c < t.ncols - 1; ++c) {
+        int w = (int)strlen(t.col[c]);
+        for (int r = 0; r < t.nrows; ++r) {
+            const char *cell = t.cell[r * t.ncols + c];
+            const int n = cell ? (int)strlen(cell) : 1;
+            w = n > w ? n : w;
+        }
+        width += w + 2;
+    }
+    const int room = 100 - width < 12 ? 12 : 100 - width;
+    for (int r = 0; r < t.nrows; ++r) {
+        char *cell = t.cell[r * t.ncols + t.ncols - 1];
+        if (cell != NULL && (int)strlen(cell) > room)
+            strcpy(cell + room - 3, "...");
+    }
+    print_table(&t, o->format);
+    if (o->format == BF_FORMAT_TABLE || o->format == BF_FORMAT_MD)
+        puts("\nnext: bankfree ways 'lane * 32 * 4' --fix, bankfree model FAMILY (every site), "
+             "bankfree help");
     return 0;
 }
 
@@ -661,6 +863,24 @@ static int cmd_counters(const struct bf_options *o)
     return 0;
 }
 
+/* The main job: whether there is no GPU to bench (no driver, or none it
+ * finds), said in one line; a driver too old for this build's runtime is
+ * bf_device_open's to say. */
+static int no_gpu_here(void)
+{
+    int count = 0, driver = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    cudaDriverGetVersion(&driver);
+    cudaGetLastError(); /* leave no error behind */
+    if ((err == cudaSuccess && count > 0) || (err == cudaErrorInsufficientDriver && driver > 0))
+        return 0;
+    fprintf(stderr,
+            "bankfree: no CUDA GPU (%s): the bank model's verdict instead (list, model, "
+            "ways need none)\n",
+            driver == 0 ? "no driver" : "the driver finds none");
+    return 1;
+}
+
 static int run(const struct bf_options *o, const char *cmdline)
 {
     switch (o->command) {
@@ -681,11 +901,9 @@ static int run(const struct bf_options *o, const char *cmdline)
         break;
     }
     struct bf_device dev;
+    if (o->command == BF_CMD_MAIN && no_gpu_here())
+        return cmd_summary(o);
     int status = bf_device_open(&dev, o->device);
-    if (status == BF_EXIT_NO_DEVICE && o->command == BF_CMD_MAIN) {
-        fputs("bankfree: showing the bank model instead (bankfree --help for more)\n", stderr);
-        return cmd_model(o, cmdline);
-    }
     if (status != 0)
         return status;
     switch (o->command) {

@@ -25,7 +25,11 @@ static const struct command_spec {
                      0},
     [BF_CMD_HELP] = {"help", "bankfree help [COMMAND]", "The overview, or a command's help.\n", 0},
     [BF_CMD_LIST] = {"list", "bankfree list [FILTER...] [OPTIONS]",
-                     "The families and their variants, with their element types.\n", 1},
+                     "The families and their variants, with the element types each takes (its\n"
+                     "API runs it at a size of the test list). A table fits 100 columns, its\n"
+                     "summary, types and why-not wrapped; --wide or --format md, csv, json\n"
+                     "for each on one line.\n",
+                     1},
     [BF_CMD_MODEL] = {"model", "bankfree model [FILTER...] [OPTIONS]",
                       "Shared-memory wavefronts of one launch, from the bank model replaying the\n"
                       "kernels' own index functions (no GPU needed). Without a filter: one row a\n"
@@ -67,7 +71,10 @@ static const struct command_spec {
          "with --let and --for: + - * / % << >> & | ^ ~ ! ( ), comparisons, && ||\n"
          "and ?:. Each --for value is one warp request (several --for nest, the\n"
          "first outermost); each request is counted by the model that replays the\n"
-         "families (bf_site_add), then the total. In a table, a picture of the\n"
+         "families (bf_site_add), then the total; conflicts = wavefronts - ideal,\n"
+         "as ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_* count them\n"
+         "(one 32-way request: 31). With --fix, where a request conflicts: the\n"
+         "standard fixes, each rewritten and counted. In a table, a picture of the\n"
          "worst request: banks across, lanes down, in each bank's column the\n"
          "distinct words of a part lettered A, B, C...: k letters = k wavefronts.\n"
          "Quote EXPR for the shell. Bad input (syntax, an unknown name, / or % by\n"
@@ -84,7 +91,13 @@ static const struct command_spec {
          "      __half t[32][32], each column: 16-way\n"
          "  bankfree ways --op ldmatrix 'lane % 16 * 128 + lane / 16 * 16'\n"
          "      ldmatrix.x4 of rows of 128 B (lane l gives row l % 16, chunk l / 16):\n"
-         "      8-way; chunk (lane / 16 ^ lane % 8), the swizzled tile: 1 way\n"},
+         "      8-way; chunk (lane / 16 ^ lane % 8), the swizzled tile: 1 way\n"
+         "  bankfree ways --op st --elem 4 'lane * 32 + c' --for c=0:32 --fix\n"
+         "      float t[32][32] written by column: 992 conflicts (31 a request);\n"
+         "      --fix tries 'lane * 33 + c' (128 B of padding) and the XOR\n"
+         "      swizzle '(lane * 32 + c) ^ ((lane * 32 + c) >> 5 & 31)' (0 B)\n"
+         "  bankfree ways --rules cc1x --elem 4 '16 * lane' --fix\n"
+         "      compute 1.x, data[16 * tid]: the fix data[17 * tid]\n"},
 };
 
 enum option_id {
@@ -111,6 +124,8 @@ enum option_id {
     OPT_BYTES,
     OPT_OP,
     OPT_WAYS_LANES,
+    OPT_FIX,
+    OPT_WIDE,
     OPT_HELP,
     OPTIONS
 };
@@ -206,6 +221,16 @@ static const struct option_spec {
                 "one aligned global line)"},
     [OPT_WAYS_LANES] = {"--lanes", "N", C(BF_CMD_WAYS), 0,
                         "lanes 0 to N - 1 take part, 1 to 32 (default 32)"},
+    [OPT_FIX] = {"--fix", NULL, C(BF_CMD_WAYS), 0,
+                 "where a request conflicts, the standard fixes tried on EXPR\n"
+                 "and each printed as a rewritten EXPR with its ways, counted\n"
+                 "by the same model: a stride (a number or --let multiplied)\n"
+                 "padded by 1, 2, 4... of its units, and an XOR swizzle of the\n"
+                 "word (or 16-byte chunk) by the row; the cheapest at the ideal\n"
+                 "named, with its cost in bytes (padding: rows x pad; swizzle 0)"},
+    [OPT_WIDE] = {"--wide", NULL, C(BF_CMD_LIST), 0,
+                  "every summary whole (default: the table cut to 100 columns;\n"
+                  "--format md, csv or json give everything too)"},
     [OPT_HELP] = {"--help", NULL, ~0u, 1, "this help"},
 };
 
@@ -636,6 +661,12 @@ static int apply_option(struct bf_options *o, enum option_id id, const char *v,
         if (parse_number(v, 1, 32, &n) != 0)
             return bf_fail(why, len, "--lanes '%s': give a number of lanes from 1 to 32", v);
         o->active_lanes = (int)n;
+        return 0;
+    case OPT_FIX:
+        o->fix = 1;
+        return 0;
+    case OPT_WIDE:
+        o->wide = 1;
         return 0;
     case OPT_HELP:
     case OPTIONS:

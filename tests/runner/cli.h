@@ -77,6 +77,8 @@ struct bf_options {
     int elem; /* --elem: EXPR is an index of elements of this many bytes (0: a byte address) */
     struct bf_access access;
     int active_lanes; /* --lanes N: lanes 0 to N - 1 */
+    int fix;          /* --fix: try padding and swizzles on a conflicting EXPR */
+    int wide;         /* list: every column whole, not cut to 100 columns */
 };
 
 /* The source revision, written at build time (revision.c). */

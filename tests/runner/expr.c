@@ -40,6 +40,8 @@ struct bf_expr_op {
      * once and kept: at its first op, `kept_end` is its last (else -1); at
      * its last, `kept_row` is its row in e->kept (else -1). */
     int kept_end, kept_row;
+    int length; /* PUSH of a number, VAR: the characters it is written in */
+    int factor; /* PUSH, VAR: an operand of * by itself (32 in lane * 32 * 4) */
 };
 
 struct parser {
@@ -110,6 +112,8 @@ static int emit(struct parser *p, enum code code, const char *at, int64_t value)
     op->column = column(p, at);
     op->value = value;
     op->kept_end = op->kept_row = -1;
+    op->length = 1;
+    op->factor = 0;
     return p->e->nops - 1;
 }
 
@@ -176,7 +180,7 @@ static int number(struct parser *p)
     }
     if (base == 16 && digits == 0)
         return syntax_error(p->err, column(p, p->at), "hex digits expected after 0x");
-    emit(p, PUSH, start, (int64_t)v);
+    p->e->op[emit(p, PUSH, start, (int64_t)v)].length = (int)(p->at - start);
     return 0;
 }
 
@@ -195,7 +199,7 @@ static int primary(struct parser *p)
         p->at += n;
         for (int i = 0; i < p->nnames; ++i)
             if (strlen(p->names[i]) == n && strncmp(p->names[i], at, n) == 0) {
-                emit(p, VAR, at, i);
+                p->e->op[emit(p, VAR, at, i)].length = (int)n;
                 return 0;
             }
         return fail(p->err, column(p, at),
@@ -279,12 +283,22 @@ static const struct binary *binary_at(const struct parser *p, int level)
     return NULL;
 }
 
+/* The op just compiled from start, if it is the operand's only op: a
+ * number or a name by itself. */
+static struct bf_expr_op *lone_operand(struct parser *p, int start)
+{
+    struct bf_expr_op *op = &p->e->op[start];
+    return p->e->nops == start + 1 && (op->code == PUSH || op->code == VAR) ? op : NULL;
+}
+
 static int binary(struct parser *p, int level)
 {
     if (level < 0)
         return unary(p);
+    const int first = p->e->nops;
     if (binary(p, level - 1) != 0)
         return -1;
+    struct bf_expr_op *left = lone_operand(p, first); /* the chain's first operand alone */
     for (;;) {
         skip_space(p);
         if (crement(p) != 0)
@@ -294,8 +308,15 @@ static int binary(struct parser *p, int level)
             return 0;
         const char *at = p->at;
         p->at += strlen(b->text);
+        const int start = p->e->nops;
         if (binary(p, level - 1) != 0)
             return -1;
+        struct bf_expr_op *right = lone_operand(p, start);
+        if (b->code == MUL && left != NULL)
+            left->factor = 1;
+        if (b->code == MUL && right != NULL)
+            right->factor = 1;
+        left = NULL;
         emit(p, b->code, at, 0);
     }
 }
@@ -431,6 +452,22 @@ int bf_expr_compile(struct bf_expr *e, const char *text, const char *const *name
         return fail(err, 1, "out of host memory");
     }
     return 0;
+}
+
+int bf_expr_factors(const struct bf_expr *e, struct bf_expr_factor *out, int max)
+{
+    int n = 0;
+    for (int pc = 0; pc < e->nops && n < max; ++pc) {
+        const struct bf_expr_op *op = &e->op[pc];
+        if (!op->factor || (op->code == VAR && op->value == 0))
+            continue;
+        out[n].column = op->column;
+        out[n].length = op->length;
+        out[n].var = op->code == VAR ? (int)op->value : -1;
+        out[n].value = op->code == PUSH ? op->value : 0;
+        ++n;
+    }
+    return n;
 }
 
 void bf_expr_free(struct bf_expr *e)

@@ -65,6 +65,19 @@ int bf_expr_run(const struct bf_expr *e, const int64_t *vars, int64_t *out,
 int bf_expr_run_lanes(struct bf_expr *e, int64_t *vars, int nlanes, int64_t *out,
                       struct bf_expr_error *err, int *failed);
 
+/* A number or a variable that is by itself an operand of * (32 and 4 in
+ * lane * 32 * 4, not 33 in lane * (33 + 1)): a stride that padding may
+ * change. Where it stands in the text: column (1-based) and length. */
+struct bf_expr_factor {
+    int column, length;
+    int var;       /* the variable's index, or -1 for a number */
+    int64_t value; /* the number's value (a variable's: 0) */
+};
+
+/* The factors of a compiled expression, in text order, at most max (the
+ * lane, variable 0, is not one). Returns how many. */
+int bf_expr_factors(const struct bf_expr *e, struct bf_expr_factor *out, int max);
+
 void bf_expr_free(struct bf_expr *e);
 
 #endif

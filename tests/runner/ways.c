@@ -8,14 +8,35 @@
 #include "common/check.h"
 #include "tests/runner/expr.h"
 
-void bf_rules_meta(struct bf_table *t, const struct bf_bank_rules *r)
+/* Whether the rules are sm_90's (a copy: --sms and --gpu change its GPU,
+ * not its banks): the only rules with ldmatrix and wgmma. */
+static int sm90_rules(const struct bf_bank_rules *r)
 {
-    bf_table_meta(t, "model",
-                  "%s rules: %d banks of %d B; 1-8 B accesses and red served %d lanes at a "
-                  "time, 8 B stores %d, 16 B loads %d, 16 B stores %d, ldmatrix and wgmma 8; a "
-                  "GPU of %d SMs, launches as on sm_%d",
-                  r->name, r->banks, r->bank_bytes, r->part_lanes, r->st8_lanes, r->ld16_lanes,
-                  r->st16_lanes, r->sms, r->cc);
+    return strcmp(r->name, bf_rules_sm90.name) == 0;
+}
+
+void bf_rules_meta(struct bf_table *t, const struct bf_bank_rules *r, int launches)
+{
+    char parts[256], gpu[128] = "";
+    if (r->part_lanes == r->st8_lanes && r->part_lanes == r->ld16_lanes &&
+        r->part_lanes == r->st16_lanes)
+        snprintf(parts, sizeof parts, "every access served %d lanes at a time%s", r->part_lanes,
+                 r->part_lanes == BF_WARP / 2 ? " (a half-warp)" : "");
+    else
+        snprintf(parts, sizeof parts,
+                 "1-8 B accesses and red served %d lanes at a time, 8 B stores %d, 16 B loads "
+                 "%d, 16 B stores %d%s",
+                 r->part_lanes, r->st8_lanes, r->ld16_lanes, r->st16_lanes,
+                 sm90_rules(r) ? ", ldmatrix and wgmma 8" : "");
+    if (launches && sm90_rules(r))
+        snprintf(gpu, sizeof gpu, "; a GPU of %d SMs, launches as on sm_%d", r->sms, r->cc);
+    else if (launches) /* the families' kernels are not that GPU's: their grids as on cc */
+        snprintf(gpu, sizeof gpu,
+                 "; a GPU of %d SMs (the kernels' launches as on sm_%d: they "
+                 "need sm_75 or later)",
+                 r->sms, r->cc);
+    bf_table_meta(t, "model", "%s rules: %d banks of %d B; %s%s", r->name, r->banks, r->bank_bytes,
+                  parts, gpu);
 }
 
 /* Bank words a lane of the site's width touches: a 16-byte lane, 4 of 4 bytes. */
@@ -87,6 +108,7 @@ void bf_lanes_picture(FILE *f, const struct bf_site *x, const struct bf_bank_rul
 /* What a run knows: the compiled expression, the variables' values. */
 struct ways_run {
     const struct bf_options *o;
+    int quiet; /* --fix's tries: an error ends the try, unsaid */
     struct bf_expr expr;
     int64_t vars[1 + BF_WAYS_MAX_NAMES]; /* lane, then the names in the order given */
 };
@@ -132,6 +154,8 @@ static int run_error(const struct ways_run *w, int lane, const char *fmt, ...)
 {
     char place[256], what[256];
     va_list ap;
+    if (w->quiet)
+        return BF_EXIT_USAGE;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
@@ -174,6 +198,32 @@ static int addresses(struct ways_run *w, uint32_t addr[BF_WARP])
     return 0;
 }
 
+/* The expression echoed for an error at `column`, where the caret line can
+ * point into it: control characters as spaces keep its columns, and a long
+ * one is cut to a window of WINDOW characters around the column, "..." for
+ * what is cut. Returns the caret's offset in what was written. */
+#define WINDOW 60
+static int echo_window(FILE *f, const char *text, int column)
+{
+    const int len = (int)strlen(text), at = column - 1; /* at may be len: the end */
+    int from = 0, to = len;
+    if (len > WINDOW) {
+        from = at - WINDOW / 2 < 0 ? 0 : at - WINDOW / 2;
+        to = from + WINDOW > len ? len : from + WINDOW;
+        from = to - WINDOW < from ? to - WINDOW : from;
+    }
+    int caret = at - from;
+    if (from > 0) {
+        fputs("...", f);
+        caret += 3;
+    }
+    for (int i = from; i < to; ++i)
+        fputc((unsigned char)text[i] < 0x20 ? ' ' : text[i], f);
+    if (to < len)
+        fputs("...", f);
+    return caret;
+}
+
 /* The compiled expression, or the exit code after the error: a line, and for
  * the place in the text a caret under it. */
 static int compile(struct ways_run *w)
@@ -188,18 +238,17 @@ static int compile(struct ways_run *w)
     struct bf_expr_error err;
     if (bf_expr_compile(&w->expr, w->o->expr, names, 1 + w->o->nnames, loops, &err) == 0)
         return 0;
+    if (w->quiet)
+        return BF_EXIT_USAGE;
     if (!err.syntax) { /* a name, a number, a depth: a line */
         fprintf(stderr, "bankfree: ways: %s (column %d)\n", err.what, err.column);
         return BF_EXIT_USAGE;
     }
-    /* The expression echoed where the caret line can point into it: control
-     * characters as spaces keep its columns. */
     const char *lead = "bankfree: ways '";
     fputs(lead, stderr);
-    for (const char *c = w->o->expr; *c; ++c)
-        fputc((unsigned char)*c < 0x20 ? ' ' : *c, stderr);
-    fprintf(stderr, "': %s (column %d)\n%*s^\n", err.what, err.column,
-            (int)strlen(lead) + err.column - 1, "");
+    const int caret = echo_window(stderr, w->o->expr, err.column);
+    fprintf(stderr, "': %s (column %d)\n%*s^\n", err.what, err.column, (int)strlen(lead) + caret,
+            "");
     return BF_EXIT_USAGE;
 }
 
@@ -265,7 +314,7 @@ static void fill_row(struct ways_run *w, const struct ways_result *res, uint64_t
     const int total = k == o->requests;
     const int *c = &res->count[3 * (total ? res->worst : k)];
     int n = 0;
-    for (int i = 0; i < 5 + o->nnames; ++i) { /* the columns it can have */
+    for (int i = 0; i < 6 + o->nnames; ++i) { /* the columns it can have */
         r->cell[i] = r->buf[i];
         r->buf[i][0] = '\0';
         r->text[i] = 0;
@@ -288,6 +337,7 @@ static void fill_row(struct ways_run *w, const struct ways_result *res, uint64_t
     const uint64_t ideal = total ? res->site.ideal : (uint64_t)c[1];
     put_u64(r->buf[n++], wavefronts);
     put_u64(r->buf[n++], ideal);
+    put_u64(r->buf[n++], wavefronts - ideal);
     put_ways(r->buf[n++], wavefronts, ideal);
     put_i64(r->buf[n++], c[2]); /* the total's: the worst request's */
     r->ncols = n;
@@ -408,7 +458,7 @@ static void widths(struct ways_run *w, const struct ways_result *res, const char
         }
         if (i == 3) { /* the ideal's column: its largest, not the least */
             char ideal[CELL_CHARS];
-            const int len = put_u64(ideal, (uint64_t)largest[1]), c = r.ncols - 3;
+            const int len = put_u64(ideal, (uint64_t)largest[1]), c = r.ncols - 4;
             width[c] = len > width[c] ? len : width[c];
         }
     }
@@ -501,6 +551,302 @@ static int count_requests(struct ways_run *w, struct ways_result *res)
     return status;
 }
 
+/* ---- --fix: the standard fixes, tried on the reader's own EXPR ---- */
+
+/* --fix counts every try in full up to this many requests (see try_fix). */
+#define FULL_REQUESTS 4096
+
+struct fix {
+    const char *kind; /* "pad" or "swizzle" */
+    char *expr;       /* EXPR rewritten (allocated) */
+    char let[64];     /* a --let whose value the pad changed: "--let s=33"; or "" */
+    uint64_t wavefronts, ideal;
+    uint64_t cost; /* bytes more shared memory: padding's rows x pad; a swizzle 0 */
+};
+
+/* The requests of `text` (co: the options it runs with, o's but for a
+ * --let's value) through the same model as the reader's EXPR; with `pad`,
+ * each lane's address against its own in the reader's EXPR, every one
+ * moved by 0 or more: the cost is the last row's move and its own pad (the
+ * least move but 0: rows x pad). Returns 0, or -1 where the text fails (an
+ * address out of bounds or unaligned, arithmetic, a pad moving a lane back
+ * or none; past FULL_REQUESTS, a request over its ideal). */
+static int try_fix(struct ways_run *orig, const struct bf_options *co, char *text, int pad,
+                   struct fix *f)
+{
+    /* Past FULL_REQUESTS, a try ends at its first request over the ideal:
+     * only fixes that reach it are found, in time. */
+    const int bail = co->requests > FULL_REQUESTS;
+    struct bf_options copy = *co;
+    copy.expr = text;
+    struct ways_run w = {.o = &copy, .quiet = 1};
+    if (compile(&w) != 0)
+        return -1;
+    for (int i = 0; i < copy.nnames; ++i)
+        w.vars[1 + i] = copy.names[i].first;
+    const uint32_t active = copy.active_lanes == BF_WARP ? ~0u : (1u << copy.active_lanes) - 1u;
+    struct bf_site site = bf_site_new("fix", copy.access);
+    uint64_t most = 0, least = UINT64_MAX;
+    int status = 0;
+    for (uint64_t k = 0; k < copy.requests && status == 0; ++k) {
+        uint32_t a[BF_WARP] = {0}, b[BF_WARP] = {0};
+        struct bf_wavefronts one;
+        int busiest;
+        set_request(orig, k);
+        set_request(&w, k);
+        status = addresses(orig, a) != 0 || addresses(&w, b) != 0 ||
+                         bf_site_add_request(&site, &copy.rules, b, active, &one, &busiest) != 0
+                     ? -1
+                     : 0;
+        if (bail && one.wavefronts > one.ideal)
+            status = -1;
+        for (int l = 0; status == 0 && pad && l < copy.active_lanes; ++l) {
+            if (b[l] < a[l]) {
+                status = -1;
+                break;
+            }
+            const uint64_t d = b[l] - a[l];
+            most = d > most ? d : most;
+            least = d > 0 && d < least ? d : least;
+        }
+    }
+    bf_expr_free(&w.expr);
+    if (status != 0 || (pad && most == 0))
+        return -1;
+    f->expr = text;
+    f->wavefronts = site.wavefronts;
+    f->ideal = site.ideal;
+    f->cost = pad ? most + least : 0;
+    return 0;
+}
+
+/* Whether fix a is better than b: fewer wavefronts over the ideal, then
+ * fewer bytes. */
+static int better(const struct fix *a, const struct fix *b)
+{
+    const uint64_t ca = a->wavefronts - a->ideal, cb = b->wavefronts - b->ideal;
+    return ca < cb || (ca == cb && a->cost < b->cost);
+}
+
+/* Keeps `f` in *best if better (freeing the loser's text). */
+static void keep_better(struct fix *best, int *have, struct fix *f)
+{
+    if (!*have || better(f, best)) {
+        if (*have)
+            free(best->expr);
+        *best = *f;
+        *have = 1;
+    } else {
+        free(f->expr);
+    }
+}
+
+static char *alloc_text(size_t len)
+{
+    char *t = malloc(len);
+    if (t == NULL) {
+        fputs("bankfree: out of host memory\n", stderr);
+        exit(BF_EXIT_FAIL);
+    }
+    return t;
+}
+
+static int log2_of(uint64_t v)
+{
+    int n = 0;
+    while (v > 1) {
+        v >>= 1;
+        ++n;
+    }
+    return n;
+}
+
+#define MAX_FIXES 24
+
+/* The fixes of the reader's EXPR, each the best of its kind and place that
+ * reaches the ideal or at least removes some conflicts: (a) each stride (a
+ * number or a --let multiplied) padded by 1, 2, 4 ... 32 of its units,
+ * the least that reaches the ideal; (b) an XOR swizzle (CuTe's
+ * Swizzle<B,M,S>) of the word, then the 16-byte chunk, by the row: a row
+ * of 2^S units, its unit index XORed with the row's number mod 2^B (B: as
+ * many units as the banks span, or the row's), the least row that
+ * reaches the ideal. Returns how many, in fixes. */
+static int find_fixes(struct ways_run *orig, const struct ways_result *res, struct fix *fixes)
+{
+    const struct bf_options *o = orig->o;
+    struct bf_expr_factor factor[MAX_FIXES];
+    const int nfactors = bf_expr_factors(&orig->expr, factor, MAX_FIXES - 2);
+    const size_t len = strlen(o->expr);
+    int n = 0;
+    orig->quiet = 1;
+    for (int i = 0; i < nfactors; ++i) {
+        const int var = factor[i].var - 1; /* the name's index; -1: a number */
+        if (var >= 0 && o->names[var].count > 0)
+            continue; /* a --for: a loop's value, not a stride */
+        const int64_t value = var < 0 ? factor[i].value : o->names[var].first;
+        if (value < 2 || value > INT64_MAX / 2)
+            continue;
+        struct fix best = {0};
+        int have = 0;
+        for (int64_t d = 1; d <= 32; d *= 2) {
+            struct bf_options co = *o;
+            struct fix f = {.kind = "pad"};
+            char *text = alloc_text(len + 24);
+            if (var < 0) { /* the number rewritten in the text */
+                const int at = factor[i].column - 1;
+                snprintf(text, len + 24, "%.*s%" PRId64 "%s", at, o->expr, value + d,
+                         o->expr + at + factor[i].length);
+            } else { /* the text as it was, the --let's value padded */
+                memcpy(text, o->expr, len + 1);
+                co.names[var].first = value + d;
+                snprintf(f.let, sizeof f.let, "--let %s=%" PRId64, o->names[var].name, value + d);
+            }
+            if (try_fix(orig, &co, text, 1, &f) != 0) {
+                free(text);
+                continue;
+            }
+            keep_better(&best, &have, &f);
+            if (f.wavefronts == f.ideal)
+                break;
+        }
+        if (have && best.wavefronts < res->site.wavefronts)
+            fixes[n++] = best;
+        else if (have)
+            free(best.expr);
+    }
+    /* Swizzles, in EXPR's own units: an element index with --elem. */
+    const int elem = o->elem ? o->elem : 1, line = o->rules.banks * o->rules.bank_bytes;
+    const int units[2] = {o->rules.bank_bytes, 16};
+    for (int u = 0; u < 2; ++u) {
+        const int unit = units[u];
+        if ((u == 1 && unit == units[0]) || unit < o->access.bytes || unit < elem)
+            continue;
+        struct fix best = {0};
+        int have = 0;
+        for (int row = 2 * unit; row <= 8192; row *= 2) {
+            const int span = row < line ? row / unit : line / unit; /* units XORed: 2^B */
+            const int shift_row = log2_of((uint64_t)(row / elem)),
+                      shift_unit = log2_of((uint64_t)(unit / elem));
+            char *text = alloc_text(2 * len + 64);
+            char shifted[16] = "";
+            if (shift_unit > 0)
+                snprintf(shifted, sizeof shifted, " << %d", shift_unit);
+            snprintf(text, 2 * len + 64, "(%s) ^ ((%s) >> %d & %d)%s", o->expr, o->expr, shift_row,
+                     span - 1, shifted);
+            struct fix f = {.kind = "swizzle"};
+            if (try_fix(orig, o, text, 0, &f) != 0) {
+                free(text);
+                continue;
+            }
+            keep_better(&best, &have, &f);
+            if (f.wavefronts == f.ideal)
+                break;
+        }
+        if (have && best.wavefronts < res->site.wavefronts)
+            fixes[n++] = best;
+        else if (have)
+            free(best.expr);
+    }
+    orig->quiet = 0;
+    /* Where a fix reaches the ideal, those that do not are noise. */
+    int ideal = 0, kept = 0;
+    for (int i = 0; i < n; ++i)
+        ideal |= fixes[i].wavefronts == fixes[i].ideal;
+    for (int i = 0; i < n; ++i) {
+        if (ideal && fixes[i].wavefronts != fixes[i].ideal)
+            free(fixes[i].expr);
+        else
+            fixes[kept++] = fixes[i];
+    }
+    return kept;
+}
+
+/* The fixes found, in the run's format: a table (md: a markdown table) and
+ * the cheapest at the ideal; JSON's "fixes" and "cheapest"; for CSV, lines
+ * on stderr (stdout holds the requests' rows alone). */
+static void print_fixes(const struct bf_options *o, const struct ways_result *res,
+                        struct fix *fixes, int n)
+{
+    static const char *const cols[] = {"fix",  "wavefronts", "ideal",      "conflicts",
+                                       "ways", "cost_bytes", "expression", NULL};
+    const int conflicted = res->site.wavefronts > res->site.ideal;
+    int cheapest = -1;
+    for (int i = 0; i < n; ++i)
+        if (fixes[i].wavefronts == fixes[i].ideal &&
+            (cheapest < 0 || fixes[i].cost < fixes[cheapest].cost))
+            cheapest = i;
+    char verdict[256];
+    if (!conflicted)
+        snprintf(verdict, sizeof verdict, "no request conflicts: nothing to fix");
+    else if (cheapest < 0)
+        snprintf(verdict, sizeof verdict,
+                 "no padding of a stride (a number or --let multiplied) or XOR swizzle tried "
+                 "reaches the ideal");
+    else
+        snprintf(verdict, sizeof verdict, "the cheapest fix at the ideal: %s, %" PRIu64 " bytes",
+                 fixes[cheapest].kind, fixes[cheapest].cost);
+    if (o->format == BF_FORMAT_JSON) {
+        fputs(",\n  \"fixes\": [", stdout);
+        for (int i = 0; i < n; ++i) {
+            const struct fix *f = &fixes[i];
+            char ways[CELL_CHARS];
+            put_ways(ways, f->wavefronts, f->ideal);
+            printf("%s\n    {\"fix\": \"%s\", \"wavefronts\": %" PRIu64 ", \"ideal\": %" PRIu64
+                   ", \"conflicts\": %" PRIu64 ", \"ways\": %s, \"cost_bytes\": %" PRIu64
+                   ", \"expression\": ",
+                   i ? "," : "", f->kind, f->wavefronts, f->ideal, f->wavefronts - f->ideal, ways,
+                   f->cost);
+            put_json_string(stdout, f->expr);
+            fputs(", \"let\": ", stdout);
+            if (f->let[0])
+                put_json_string(stdout, f->let);
+            else
+                fputs("null", stdout);
+            fputc('}', stdout);
+        }
+        fputs(n ? "\n  ],\n  \"cheapest\": " : "],\n  \"cheapest\": ", stdout);
+        if (cheapest >= 0)
+            printf("%d", cheapest);
+        else
+            fputs("null", stdout);
+        fputs(",\n  \"fix_verdict\": ", stdout);
+        put_json_string(stdout, verdict);
+        return;
+    }
+    FILE *f = o->format == BF_FORMAT_CSV ? stderr : stdout;
+    if (o->format == BF_FORMAT_CSV) {
+        for (int i = 0; i < n; ++i)
+            fprintf(f, "# fix: %s, %" PRIu64 " conflicts, %" PRIu64 " bytes: %s%s%s\n",
+                    fixes[i].kind, fixes[i].wavefronts - fixes[i].ideal, fixes[i].cost,
+                    fixes[i].expr, fixes[i].let[0] ? " " : "", fixes[i].let);
+        fprintf(f, "# fix: %s\n", verdict);
+        return;
+    }
+    if (n > 0) {
+        struct bf_table t;
+        bf_table_init(&t, cols);
+        for (int i = 0; i < n; ++i) {
+            bf_table_row(&t);
+            bf_table_text(&t, "%s", fixes[i].kind);
+            bf_table_num(&t, "%" PRIu64, fixes[i].wavefronts);
+            bf_table_num(&t, "%" PRIu64, fixes[i].ideal);
+            bf_table_num(&t, "%" PRIu64, fixes[i].wavefronts - fixes[i].ideal);
+            bf_table_num(&t, "%.2f", (double)fixes[i].wavefronts / (double)fixes[i].ideal);
+            bf_table_num(&t, "%" PRIu64, fixes[i].cost);
+            bf_table_text(&t, "%s%s%s", fixes[i].expr, fixes[i].let[0] ? " " : "", fixes[i].let);
+        }
+        fputs("\nfixes, each counted by the same model (give every access to the array the same "
+              "layout):\n\n",
+              f);
+        bf_table_print(f, &t, o->format);
+        bf_table_free(&t);
+    }
+    fprintf(f, "\n%s%s\n", verdict, cheapest >= 0 ? ":" : "");
+    if (cheapest >= 0)
+        fprintf(f, "  %s%s%s\n", fixes[cheapest].expr, fixes[cheapest].let[0] ? " " : "",
+                fixes[cheapest].let);
+}
+
 int bf_ways(const struct bf_options *o, const char *cmdline)
 {
     struct ways_run w = {.o = o};
@@ -514,6 +860,10 @@ int bf_ways(const struct bf_options *o, const char *cmdline)
     struct ways_result res = {malloc(3 * o->requests * sizeof *res.count), 0,
                               bf_site_new(site_name, o->access)};
     status = res.count == NULL ? out_of_memory("out of host memory") : count_requests(&w, &res);
+    struct fix fixes[MAX_FIXES];
+    int nfixes = 0;
+    if (status == 0 && o->fix && res.site.wavefronts > res.site.ideal)
+        nfixes = find_fixes(&w, &res, fixes);
     bf_expr_free(&w.expr);
     if (status != 0) {
         free(res.count);
@@ -533,25 +883,30 @@ int bf_ways(const struct bf_options *o, const char *cmdline)
     for (int i = 0; i < o->nnames; ++i)
         if (o->names[i].count > 0)
             cols[ncols++] = o->names[i].name;
-    static const char *const counts[] = {"wavefronts", "ideal", "ways", "worst_bank", NULL};
+    static const char *const counts[] = {"wavefronts", "ideal",      "conflicts",
+                                         "ways",       "worst_bank", NULL};
     for (int i = 0; counts[i] != NULL; ++i)
         cols[ncols++] = counts[i];
     cols[ncols] = NULL;
     struct bf_table meta; /* the facts alone: the rows are written by hand */
     bf_table_init(&meta, cols);
-    bf_rules_meta(&meta, &o->rules);
+    bf_rules_meta(&meta, &o->rules, 0);
     bf_table_meta(&meta, "access", "%s, %d B a lane, lanes 0-%d; EXPR is %s",
                   bf_op_name(o->access.op), o->access.bytes, o->active_lanes - 1,
                   o->elem ? "an element index (the address: EXPR * --elem)" : "a byte address");
     bf_table_meta(&meta, "ways",
-                  "wavefronts / ideal a request, then in all; worst_bank: the bank holding the "
-                  "most distinct words of one part (total: the worst request's)");
+                  "wavefronts / ideal a request, then in all; conflicts: wavefronts - ideal (as "
+                  "ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_* count them); "
+                  "worst_bank: the bank holding the most distinct words of one part (total: the "
+                  "worst request's)");
     bf_table_meta(&meta, "revision", "%s", bf_revision);
     bf_table_meta(&meta, "command", "%s", cmdline);
     print_requests(&w, &res, &meta, cols);
     bf_table_free(&meta);
     if (o->format == BF_FORMAT_JSON) {
         print_lanes_json(&res.site, &o->rules);
+        if (o->fix)
+            print_fixes(o, &res, fixes, nfixes);
         fputs("\n}\n", stdout);
     }
     if (o->format == BF_FORMAT_TABLE || o->format == BF_FORMAT_MD) {
@@ -565,6 +920,10 @@ int bf_ways(const struct bf_options *o, const char *cmdline)
         if (o->format == BF_FORMAT_MD)
             puts("```");
     }
+    if (o->fix && o->format != BF_FORMAT_JSON)
+        print_fixes(o, &res, fixes, nfixes);
+    for (int i = 0; i < nfixes; ++i)
+        free(fixes[i].expr);
     free(res.count);
     return 0;
 }

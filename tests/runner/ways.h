@@ -24,8 +24,10 @@ void bf_lane_cells(struct bf_table *t, const struct bf_site *site,
  * column the distinct words of a part lettered A, B, C... in lane order. */
 void bf_lanes_picture(FILE *f, const struct bf_site *site, const struct bf_bank_rules *rules);
 
-/* The rules as the model's meta line says them. */
-void bf_rules_meta(struct bf_table *t, const struct bf_bank_rules *rules);
+/* The rules as the model's meta line says them: what the rules have (the
+ * ldmatrix and wgmma parts only for sm_90's), and with `launches` the GPU
+ * the launches are laid out for. */
+void bf_rules_meta(struct bf_table *t, const struct bf_bank_rules *rules, int launches);
 
 /* Runs `bankfree ways`; returns the exit code (2 after one line of why, two
  * for a syntax error: the line and a caret under the place). */
