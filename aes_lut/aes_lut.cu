@@ -260,7 +260,7 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
      * (ULDC): unrolled, the aligned AES-256 kernel was 93 KiB of SASS, and
      * its warps waited for instructions 1.0-2.0 cycles an issue (ncu's
      * stalled_no_instruction; 0.02 as a loop, 27 KiB), which cost AES-256
-     * 1.14-1.23x and AES-128 1.04-1.14x (aes_lut/README.md). */
+     * 1.14-1.23x and AES-128 1.04-1.14x (docs/notes/aes_lut/). */
 #pragma unroll 1
     for (int r = 1; r < ROUNDS; ++r) {
 #pragma unroll

@@ -11,14 +11,15 @@
  * 128 fp32 accumulators a thread; as many blocks as fit, each taking tiles in
  * turn. A K tile of 64 is 4 k16 steps;
  * each step a warp issues 4 ldmatrix.x4 for A, 4 for B and 32 mma. What made
- * it fast (gemm_tile/README.md, "Speed"): every address worked out once
+ * it fast (docs/notes/gemm_tile/): every address worked out once
  * outside the K loop, interior tiles without predicates, the next step's
  * fragments read while this step multiplies, the copies spread between the
  * mma, the grid walked in groups of tile rows, and the next tile's first K
  * tiles copied while this one's last multiply.
  * Instruction forms: PTX ISA (NVIDIA), "cp.async", "ldmatrix", "mma.m16n8k16"
  * and its fragment layouts. The launchers at the end serve every variant of
- * gemm_tile.h: the wgmma ones go to gemm_tile_wgmma.cu (sm_90a). */
+ * gemm_tile.h: the wgmma ones go to gemm_tile_wgmma.cu (sm_90a) where
+ * it is there. */
 #include <limits.h>
 #include <stdint.h>
 
@@ -27,7 +28,24 @@
 #include "gemm_tile/gemm_tile.h"
 #include "gemm_tile/gemm_tile_layout.h"
 #include "gemm_tile/gemm_tile_store.cuh"
+
+/* The wgmma variants live in gemm_tile_wgmma.cu (sm_90a), reached through
+ * gemm_tile_wgmma.h. A copy of this lesson without that header has no
+ * wgmma variants, and they say so as a build without sm_90a code does
+ * (gemm_tile_wgmma_absent.c). */
+#if __has_include("gemm_tile/gemm_tile_wgmma.h")
 #include "gemm_tile/gemm_tile_wgmma.h"
+#else
+static int gemm_tile_wgmma_built(void)
+{
+    return 0;
+}
+static cudaError_t gemm_tile_wgmma_launch(enum gemm_tile_variant, void *, int, const uint16_t *,
+                                          const uint16_t *, int64_t, int64_t, int64_t, cudaStream_t)
+{
+    return cudaErrorNoKernelImageForDevice;
+}
+#endif
 
 /* ---- the instructions (inline PTX: CUDA C has no intrinsic for them) ----
  * All sm_80's: compiled for sm_75, each is a trap, and the launcher never

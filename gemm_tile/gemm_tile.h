@@ -17,8 +17,8 @@
  * fp16 values are passed as their IEEE-754 binary16 bit patterns (uint16_t,
  * the bits of CUDA's __half), so that this header is plain C.
  *
- * Status: every variant tested, profiled and timed on an H100
- * (gemm_tile/README.md). */
+ * Every variant is tested, profiled and timed on an H100
+ * (docs/notes/gemm_tile/). */
 #ifndef BANKFREE_GEMM_TILE_H
 #define BANKFREE_GEMM_TILE_H
 

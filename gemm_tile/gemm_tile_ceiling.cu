@@ -1,5 +1,5 @@
 /* The registers-only mma.sync loop (gemm_tile_ceiling.h): 652 TFLOP/s on an
- * H100 at 1980 MHz (bankfree bench gemm_tile, 2026-11-23). */
+ * H100 at 1980 MHz (`bankfree bench gemm_tile`; docs/notes/gemm_tile/). */
 #include "gemm_tile/gemm_tile_ceiling.h"
 
 #include "common/sm_limits.h"

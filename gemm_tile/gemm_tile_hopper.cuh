@@ -170,9 +170,9 @@ static __device__ __forceinline__ uint32_t cluster_map(uint32_t addr, uint32_t r
 /* Arrives on an mbarrier of any block of the cluster (an address from
  * cluster_map). With the default semantics (release at CTA scope), as
  * CUTLASS's ClusterBarrier does: .release.cluster would put a MEMBAR.ALL.GPU
- * before every arrival, which stalled the consumers half the time (ncu,
- * "stalled waiting on a memory barrier", 2026-11-24). What the arrival
- * releases here is shared memory that wgmma finished reading (its
+ * before every arrival, which stalled the consumers half the time (ncu:
+ * "stalled waiting on a memory barrier"; docs/notes/gemm_tile/). What the
+ * arrival releases here is shared memory that wgmma finished reading (its
  * wait_group passed), which needs no fence. */
 static __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar)
 {

@@ -266,7 +266,7 @@ static BF_HD int64_t gemm_tile_tiles_n(int64_t n, int bn)
  * On the H100 (132 SMs) square C takes the narrow tile up to 1280 x 1280,
  * where the wide tile's 2-50 blocks leave most SMs idle: measured, it is
  * 1.14-1.41x faster at 256³-1024³, and 4-14% slower from 4096³ (`padded`
- * 0.79x at 2048³; gemm_tile/README.md, "CUTLASS beside ours"). */
+ * 0.79x at 2048³; docs/notes/gemm_tile/). */
 static BF_HD int gemm_tile_bn(int64_t m, int64_t n, int sms)
 {
     return 2 * gemm_tile_tiles_m(m) * gemm_tile_tiles_n(n, GEMM_TILE_BN) >= sms

@@ -33,7 +33,7 @@
  * runs the same code. Where C's rows are not 16-byte multiples apart (TMA's
  * rule) each thread stores its pairs itself, predicated at the edges. What
  * the public kernels that beat cuBLAS do, and which of it this one does:
- * gemm_tile/README.md, "Hopper". Compile with
+ * docs/notes/gemm_tile/. Compile with
  * -gencode=arch=compute_90a,code=sm_90a. */
 #include <limits.h>
 #include <stdint.h>

@@ -222,9 +222,10 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
 /* Whether the narrow tile's epilogue goes through the buffers and TMA as
  * the wide one's does (1), or each thread stores its pairs itself (0). At
  * the sizes that take the narrow tile (below 2048 x 2048 of C on 132 SMs)
- * the staged epilogue is 0.86 us of a 256^3 block's 3.2 (H100, timeline
- * probe, 2026-11-26: last wgmma 2304 ns, C read back by TMA 3168); direct
- * stores skip the shared-memory round trip. A probe sets it with -D. */
+ * the staged epilogue is 0.86 us of a 256^3 block's 3.2 on the H100 (last
+ * wgmma at 2304 ns, C read back by TMA at 3168:
+ * gemm_tile/probes/timeline.cu); direct stores skip the shared-memory round
+ * trip. A probe sets it with -D. */
 #ifndef GEMM_TILE_WGMMA_NARROW_STAGED
 #define GEMM_TILE_WGMMA_NARROW_STAGED 0
 #endif
@@ -304,7 +305,7 @@ static BF_HD int64_t gemm_tile_wgmma_tiles_k(int64_t k)
 /* The tile's width for an m x n C on a GPU of `sms` SMs: 256 columns where
  * that makes at least half as many tiles as SMs, else 64, four times the
  * tiles (1024^3: 32 tiles of 128 x 256 for 132 SMs, 128 of 128 x 64).
- * cuBLAS too turns to narrower tiles below 2048^3 (gemm_tile/README.md). The
+ * cuBLAS too turns to narrower tiles below 2048^3 (docs/notes/gemm_tile/). The
  * launcher and the bank model both ask this. */
 static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
 {

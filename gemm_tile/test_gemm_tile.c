@@ -415,12 +415,12 @@ static void test_launch_replay(void)
     EXPECT_EQ(narrow[GEMM_TILE_SITE_LDSM_A].requests, 0, "sm_75: mma.sync does not launch");
 }
 
-/* The model's cp.async wavefronts where `ctest -L hw` held them to ncu's
- * (H100, 2026-11-26 21:25 UTC, 1db8cd8; gemm_tile/README.md, "Hardware
- * agrees"): equal at 1024^3, within 10% at 1000^3 (rows of 2000 bytes), the
- * narrow tile on 132 SMs; each site a quarter of the README's sum over A, B
- * and both output types. The only CPU check of the model's own copy rows
- * and columns at misaligned rows, which the replay test shares. */
+/* The model's cp.async wavefronts where `ctest -L hw` held them to ncu's on
+ * the H100 (tests/hw_check.sh; docs/notes/gemm_tile/): equal at 1024^3,
+ * within 10% at 1000^3 (rows of 2000 bytes), the narrow tile on 132 SMs;
+ * each site a quarter of the sum ncu gives over A, B and both output types.
+ * The only CPU check of the model's own copy rows and columns at misaligned
+ * rows, which the replay test shares. */
 static void test_model_pinned(void)
 {
     static const struct {

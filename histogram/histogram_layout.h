@@ -6,8 +6,8 @@
  * A warp counts 32 samples at a time, one per lane, with atomicAdd(&s[w], 1)
  * (its result unused: ATOMS.POPC.INC). Lanes on one word share a wavefront;
  * lanes on different words of one bank take one wavefront each
- * (histogram/README.md gives the measured rules). Where the word w of a bin
- * lies is the whole difference between the variants:
+ * (measured by histogram/probes/rules.cu; docs/notes/histogram/). Where
+ * the word w of a bin lies is the whole difference between the variants:
  *
  *   shared      one copy, w = bin: bin b in bank b % 32. Uniform bytes cost
  *               about 3.15 wavefronts a request (16-bit samples 3.5); bytes
@@ -85,7 +85,7 @@ static BF_HD uint32_t histogram_word(int copies, uint32_t bin, int lane)
  * in the count, 4 copies cost more a request, by the model 3.29 wavefronts
  * against 2.96 on uniform bins, 3.14 against 2.90 on one-bank data, 1 and 1
  * on one bin (and at most 8 against 4 on any input). Measured on the H100
- * (histogram/probes/phases.cu, README): the clear and merge of 8 copies take
+ * (histogram/probes/phases.cu): the clear and merge of 8 copies take
  * 0.65 us more than of 4, and the count of 4 copies at most 7.6% longer (L2
  * warm, 16-bit uniform, 15888 vectors a block); where the samples come from
  * memory the count is the same either way. So 4 copies are ahead wherever a

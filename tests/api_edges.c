@@ -2,12 +2,12 @@
  * gemm_tile.h promise and the suites do not list: every element size and
  * variant at odd shapes, pointers one element into their allocation (and
  * halves and bytes off 4-byte alignment) and one element short of a 32-byte
- * sector (the transpose shifts its output segments from every phase), packed
- * bytes and halves with `in` on 16 bytes and `out` on a sector off the
- * lines (its cells kernel) and just off what it takes, with `in` on 16 bytes
- * at larger shapes and `out` at any phase (its shifted kernel) and just off
- * what that takes, each output poisoned
- * with guard bytes on both sides and checked in full against a plain loop;
+ * sector (the transpose starts its output segments on sectors from every
+ * phase), packed bytes and halves with `in` on 16 bytes and `out` on a
+ * sector off the lines (its cells kernel) and just off what it takes, with
+ * `in` on 16 bytes at larger shapes and `out` at any phase (its lines
+ * kernel) and just off what that takes, each output poisoned with guard
+ * bytes on both sides and checked in full against a plain loop;
  * and the refusals (another element size, misaligned or null pointers,
  * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
  * output untouched. The Hopper GEMM at shapes around its tiles and clusters against
@@ -167,8 +167,8 @@ static void transposes(void)
                 /* one element in: aligned to the element, not to 4 bytes below it */
                 transpose_case((enum transpose_variant)v, elems[e], shapes[s][0], shapes[s][1],
                                (size_t)elems[e]);
-                /* an element short of a 32-byte sector: the last phase the tiles
-                 * shift their output rows' segments from */
+                /* an element short of a 32-byte sector: the last phase the
+                 * sector-aligned tiles start their output rows' segments from */
                 transpose_case((enum transpose_variant)v, elems[e], shapes[s][0], shapes[s][1],
                                (size_t)(32 - elems[e]));
             }
@@ -185,7 +185,7 @@ static void transposes(void)
         transpose_case_at(TRANSPOSE_PACKED, elem, 160, 276, 16, 32);
         transpose_case_at(TRANSPOSE_PACKED, elem, 164, 272, 16, 32);
     }
-    /* Packed's shifted kernel (`in` on 16 bytes, at least 256 rows of 256
+    /* Packed's lines kernel (`in` on 16 bytes, at least 256 rows of 256
      * bytes, where the cells kernel does not run): `in` off the 128-byte
      * lines, `out` at several phases of a sector, edge tiles on every side;
      * and beside it what just misses it, taking the register-loaded tile: 255

@@ -27,7 +27,7 @@
 # holds them), the test is skipped with one line that says how to allow it.
 # usage: hw_check.sh BANKFREE FAMILY/VARIANT
 # HW_TYPE=T checks type T alone (bankfree's --type T); HW_SIZES="S ..." checks
-# those sizes instead of the family's hw list: per-input tables in a README.
+# those sizes instead of the family's hw list: per-input tables (docs/notes/).
 # Where the model samples a type at a size (its site names say "sampled"),
 # that type is profiled apart and held to within 1%; the others exactly.
 bankfree=$1 filter=$2

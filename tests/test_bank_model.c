@@ -460,9 +460,8 @@ static void test_constant_cache(void)
 }
 
 /* cp.async (LDGSTS) on the H100: gemm_tile/probes/ldgsts.cu's 19 patterns,
- * ncu's SASS wavefronts per instruction (docs/bank-rules.md; H100, CUDA 13.0,
- * 2026-11-23, the last four 2026-11-26). Lane l is row q = l / 8, chunk
- * j = l % 8. */
+ * ncu's SASS wavefronts per instruction on the H100 with CUDA 13.0
+ * (docs/bank-rules.md). Lane l is row q = l / 8, chunk j = l % 8. */
 static void test_ldgsts(void)
 {
     enum { N = 19 };

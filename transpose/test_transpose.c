@@ -7,6 +7,7 @@
 #include "tests/unit.h"
 #include "transpose/transpose.h"
 #include "transpose/transpose_layout.h"
+#include "transpose/transpose_packed_layout.h"
 #include "transpose/transpose_model.h"
 #include "transpose/transpose_ref.h"
 
@@ -88,18 +89,17 @@ static void test_tiled_sites(void)
                 if (tiled[l] == TRANSPOSE_PACKED && elem > 2)
                     continue;
                 EXPECT(model(tiled[l], elem, s, f) == 2, "variant %d: sites", tiled[l]);
-                /* Packed's cells and shifted kernels: 16-byte copies and
+                /* Packed's cells and lines kernels: 16-byte copies and
                  * reads; the cells kernel's copies ideal where each row
                  * starts a 128-byte line, else each line's copies straddle
-                 * two of the tile's; the shifted kernel's rows of 17 chunks
+                 * two of the tile's; the lines kernel's rows of 17 chunks
                  * span three lines of `in`, the first and last partly (ncu
                  * is held to the model, not the ideal: tests/hw_check.sh). */
-                const bool shifted = transpose_shifted_launch(tiled[l], elem, rows, cols, 90);
-                const bool cells =
-                    transpose_cells_launch(tiled[l], elem, rows, cols, 90) || shifted;
+                const bool lines = transpose_lines_launch(tiled[l], elem, rows, cols, 90);
+                const bool cells = transpose_cells_launch(tiled[l], elem, rows, cols, 90) || lines;
                 for (int k = 0; k < 2; ++k) {
                     EXPECT(f[k].wavefronts == f[k].ideal ||
-                               (cells && k == 0 && (cols * elem % 128 != 0 || shifted) &&
+                               (cells && k == 0 && (cols * elem % 128 != 0 || lines) &&
                                 f[k].wavefronts > f[k].ideal),
                            "variant %d, %d-byte, %s %lldx%lld: %llu wavefronts, ideal %llu",
                            tiled[l], elem, f[k].name, (long long)rows, (long long)cols,
@@ -166,13 +166,13 @@ static void test_interior_shortcut(void)
             const int64_t rows = s[i].dim[0], cols = s[i].dim[1];
             transpose_model_sites(v, elem, rows, cols, 90, slow);
             const bool cells = transpose_cells_launch(v, elem, rows, cols, 90),
-                       shifted = transpose_shifted_launch(v, elem, rows, cols, 90);
-            const int64_t grid_r = cells     ? transpose_cells_tile_rows(rows)
-                                   : shifted ? transpose_shifted_tile_rows(elem, rows)
-                                             : transpose_grid_rows(v, elem, rows, 0);
-            const int64_t grid_c = cells || shifted ? transpose_cells_tile_cols(elem, cols)
-                                                    : (cols + transpose_tile_width(v, elem) - 1) /
-                                                          transpose_tile_width(v, elem);
+                       lines = transpose_lines_launch(v, elem, rows, cols, 90);
+            const int64_t grid_r = cells   ? transpose_cells_tile_rows(rows)
+                                   : lines ? transpose_lines_tile_rows(elem, rows)
+                                           : transpose_grid_rows(v, elem, rows, 0);
+            const int64_t grid_c = cells || lines ? transpose_cells_tile_cols(elem, cols)
+                                                  : (cols + transpose_tile_width(v, elem) - 1) /
+                                                        transpose_tile_width(v, elem);
             for (int64_t tr = 0; tr < grid_r; ++tr)
                 for (int64_t tc = 0; tc < grid_c; ++tc)
                     transpose_model_tile(v, elem, rows, cols, 0, tr, tc, &bf_rules_sm90, &slow[0],
@@ -212,8 +212,8 @@ static void test_layouts_are_permutations(void)
                            elem, o);
             }
     }
-    /* The swizzled fp32 tile keeps column c of row r at c ^ (r % 32), as the
-     * README says. */
+    /* The swizzled fp32 tile keeps column c of row r at c ^ (r % 32), as
+     * transpose_swizzled (transpose.cu) says. */
     for (int r = 0; r < TRANSPOSE_TILE_ROWS; ++r)
         for (int c = 0; c < TRANSPOSE_TILE_COLS; ++c)
             EXPECT(transpose_tile_offset(TRANSPOSE_SWIZZLED, 4, r, c) ==
@@ -400,13 +400,13 @@ static void test_cells_emulated(void)
            "cells: 65535 tile columns fit");
 }
 
-/* The shifted kernel (transpose_packed_shifted) emulated through its layout
+/* The lines kernel (transpose_packed_lines) emulated through its layout
  * functions: each block's copies into a tile (zeros where a copy reads
  * nothing: the last bytes of `in` too, the last row's elements then taken
  * from `in` as the kernel takes them), then each warp's reads of its
  * lanes' rows (16 bytes at each row's phase, from its two chunks), the
  * cells transposed, and each output word made of the lane before's cell
- * and the lane's own (transpose_shifted_word), written where the kernel
+ * and the lane's own (transpose_lines_word), written where the kernel
  * writes it, element by element where it sticks out of the matrix; the
  * output must be the reference, byte for byte, each element once, nothing
  * outside, every whole word on 4 bytes of `out` and each segment's first on
@@ -414,11 +414,11 @@ static void test_cells_emulated(void)
  * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
  * multiple of the tile's own (the edge test's boundary) and rows of under
  * 383 bytes (whose last tile column copies past `in` a tile row early). */
-static void test_shifted_emulated(void)
+static void test_lines_emulated(void)
 {
     const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031},
                                 {288, 259}, {384, 300}, {336, 261}, {481, 258}};
-    static unsigned char tile[TRANSPOSE_SHIFTED_TILE_BYTES(4)];
+    static unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(4)];
     for (int elem = 1; elem <= 2; ++elem)
         for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
             for (unsigned at = 0; at < 16; at += (unsigned)elem) {
@@ -427,28 +427,28 @@ static void test_shifted_emulated(void)
                     continue;
                 const int64_t rows = cases[c][0], cols = cases[c][1];
                 const int k = transpose_pack(TRANSPOSE_PACKED, elem);
-                EXPECT(transpose_shifted_launch(TRANSPOSE_PACKED, elem, rows, cols, 90),
-                       "%d-byte %lldx%lld: the shifted kernel's", elem, (long long)rows,
+                EXPECT(transpose_lines_launch(TRANSPOSE_PACKED, elem, rows, cols, 90),
+                       "%d-byte %lldx%lld: the lines kernel's", elem, (long long)rows,
                        (long long)cols);
                 struct emulation em = emulation_start(elem, rows, cols);
-                for (int64_t tr = 0; tr < transpose_shifted_tile_rows(elem, rows); ++tr)
+                for (int64_t tr = 0; tr < transpose_lines_tile_rows(elem, rows); ++tr)
                     for (int64_t tc = 0; tc < transpose_cells_tile_cols(elem, cols); ++tc) {
                         /* Interior tiles copy 16 bytes every time and store whole words
                          * unchecked: all must lie inside. */
-                        const bool edge = transpose_shifted_edge(elem, rows, cols, tr, tc);
+                        const bool edge = transpose_lines_edge(elem, rows, cols, tr, tc);
                         memset(tile, 0x5a, sizeof tile);
                         for (int thread = 0; thread < TRANSPOSE_CELLS_THREADS; ++thread)
-                            for (int n = 0; n < TRANSPOSE_SHIFTED_COPIES; ++n) {
+                            for (int n = 0; n < TRANSPOSE_LINES_COPIES; ++n) {
                                 int t, ch;
-                                if (!transpose_shifted_copy(elem, thread, n, &t, &ch))
+                                if (!transpose_lines_copy(elem, thread, n, &t, &ch))
                                     continue;
                                 int64_t from;
-                                const bool got = transpose_shifted_copy_inside(
+                                const bool got = transpose_lines_copy_inside(
                                     elem, rows, cols, tr, tc, t, ch, in_at, &from);
-                                const unsigned g = transpose_shifted_line(
-                                    in_at, transpose_shifted_row_byte(elem, cols, tr, tc, t));
+                                const unsigned g = transpose_lines_first_chunk(
+                                    in_at, transpose_lines_row_byte(elem, cols, tr, tc, t));
                                 unsigned char *to =
-                                    tile + transpose_shifted_offset(elem, t, ch - (int)g, g);
+                                    tile + transpose_lines_offset(elem, t, ch - (int)g, g);
                                 memset(to, 0, 16);
                                 em.outside |= !edge && !got;
                                 if (got)
@@ -462,12 +462,12 @@ static void test_shifted_emulated(void)
                                 for (int i = 0; i < k; ++i) {
                                     const int t = k * lane + i;
                                     const int64_t rb =
-                                        transpose_shifted_row_byte(elem, cols, tr, tc, t);
-                                    const unsigned g = transpose_shifted_line(in_at, rb);
+                                        transpose_lines_row_byte(elem, cols, tr, tc, t);
+                                    const unsigned g = transpose_lines_first_chunk(in_at, rb);
                                     unsigned char two[32];
-                                    memcpy(two, tile + transpose_shifted_offset(elem, t, j, g), 16);
+                                    memcpy(two, tile + transpose_lines_offset(elem, t, j, g), 16);
                                     memcpy(two + 16,
-                                           tile + transpose_shifted_offset(elem, t, j + 1, g), 16);
+                                           tile + transpose_lines_offset(elem, t, j + 1, g), 16);
                                     /* word e of cell m: element e of word m of the row's 16
                                      * bytes from its phase, rows in order */
                                     for (int m = 0; m < 4; ++m)
@@ -489,24 +489,24 @@ static void test_shifted_emulated(void)
                                     if (o >= cols)
                                         continue;
                                     const unsigned sb =
-                                        transpose_shifted_sector_bytes(elem, rows, out_at, o, tr);
+                                        transpose_lines_phase_bytes(elem, rows, out_at, o, tr);
                                     const unsigned cs = sb / (unsigned)elem / (unsigned)k,
                                                    bs = sb / (unsigned)elem % (unsigned)k;
                                     for (int lane = 0; lane < 32; ++lane) {
-                                        const int w = lane - TRANSPOSE_SHIFTED_ABOVE + (int)cs;
-                                        if (w < 0 || w >= TRANSPOSE_SHIFTED_OWN)
+                                        const int w = lane - TRANSPOSE_LINES_ABOVE + (int)cs;
+                                        if (w < 0 || w >= TRANSPOSE_LINES_OWN)
                                             continue;
-                                        const uint32_t word = transpose_shifted_word(
+                                        const uint32_t word = transpose_lines_word(
                                             elem, cell[lane > 0 ? lane - 1 : 0][m][e],
                                             cell[lane][m][e], bs);
                                         const int64_t first =
-                                            tr * transpose_shifted_rows(elem) - sb / elem + k * w;
+                                            tr * transpose_lines_rows(elem) - sb / elem + k * w;
                                         em.outside |= !edge && (first < 0 || first + k >= rows);
                                         /* where the kernel stores the word: on 4 bytes of
                                          * `out`, the segment's first word on a sector */
                                         const int64_t word_at =
                                             (int64_t)out_at +
-                                            (o * rows + tr * transpose_shifted_rows(elem) -
+                                            (o * rows + tr * transpose_lines_rows(elem) -
                                              sb / elem) *
                                                 elem +
                                             4 * w;
@@ -527,23 +527,23 @@ static void test_shifted_emulated(void)
                         }
                     }
                 EXPECT(emulation_end(&em, elem),
-                       "shifted kernel emulated, %d-byte %lldx%lld, out %u bytes past a sector: "
+                       "lines kernel emulated, %d-byte %lldx%lld, out %u bytes past a sector: "
                        "the transpose, each element once, nothing outside",
                        elem, (long long)rows, (long long)cols, out_at);
             }
-    EXPECT(!transpose_shifted_shape(1, 255, 4096) && !transpose_shifted_shape(1, 4096, 255) &&
-               !transpose_shifted_shape(2, 4096, 127) && !transpose_shifted_shape(4, 4096, 4096) &&
-               transpose_shifted_shape(2, 256, 128) && transpose_shifted_shape(1, 256, 256) &&
-               !transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1056, 1040, 90) &&
-               !transpose_shifted_launch(TRANSPOSE_PADDED, 1, 1000, 999, 90),
-           "shifted: bytes and halves, 256 rows of 256 bytes or more, not where cells runs");
+    EXPECT(!transpose_lines_shape(1, 255, 4096) && !transpose_lines_shape(1, 4096, 255) &&
+               !transpose_lines_shape(2, 4096, 127) && !transpose_lines_shape(4, 4096, 4096) &&
+               transpose_lines_shape(2, 256, 128) && transpose_lines_shape(1, 256, 256) &&
+               !transpose_lines_launch(TRANSPOSE_PACKED, 1, 1056, 1040, 90) &&
+               !transpose_lines_launch(TRANSPOSE_PADDED, 1, 1000, 999, 90),
+           "lines: bytes and halves, 256 rows of 256 bytes or more, not where cells runs");
     /* Below sm_80 (no cp.async) packed keeps its register-loaded tile: the
      * model replays it, a store and a load of whole cells. */
     EXPECT(!transpose_cells_launch(TRANSPOSE_PACKED, 1, 1024, 1024, 75) &&
-               !transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1000, 999, 75) &&
+               !transpose_lines_launch(TRANSPOSE_PACKED, 1, 1000, 999, 75) &&
                transpose_cells_launch(TRANSPOSE_PACKED, 1, 1024, 1024, 80) &&
-               transpose_shifted_launch(TRANSPOSE_PACKED, 1, 1000, 999, 80),
-           "the cells and shifted kernels from sm_80 on");
+               transpose_lines_launch(TRANSPOSE_PACKED, 1, 1000, 999, 80),
+           "the cells and lines kernels from sm_80 on");
     struct bf_bank_rules t4 = bf_rules_sm90;
     t4.cc = 75;
     t4.sms = 40;
@@ -594,7 +594,7 @@ int main(void)
     test_interior_shortcut();
     test_layouts_are_permutations();
     test_cells_emulated();
-    test_shifted_emulated();
+    test_lines_emulated();
     test_reference();
     return unit_finish("transpose (cpu)");
 }

@@ -33,12 +33,12 @@ enum transpose_variant {
  * on 32-byte sectors (rows x elem_bytes a multiple of 32, `out` on a
  * sector), a row of `in` is a multiple of 16 bytes and `in` lies on 16,
  * copies tiles of 128 rows x 256 bytes into shared memory with cp.async
- * (transpose_cells_shape, transpose_layout.h; sm_80 and later); at other
- * shapes with `in` on 16 bytes and at least 256 rows of at least 256
- * bytes it copies such tiles from any phase and moves each output row's
- * segment onto a sector (transpose_shifted_shape); elsewhere
- * it moves aligned 4-byte words at any shape
- * and pointer (rows that start off a word funnel-shifted), but single
+ * (transpose_cells_shape, transpose_packed_layout.h; sm_80 and later); at
+ * other shapes with `in` on 16 bytes and at least 256 rows of at least 256
+ * bytes it copies such tiles from any phase and starts each output row's
+ * segment on a sector (transpose_lines_shape); elsewhere it moves aligned
+ * 4-byte words at any shape and pointer (rows that start off a word
+ * funnel-shifted), but single
  * elements in partial tiles at the right edge (cols not a multiple of the
  * tile's width), the first tile and any that ends fewer than 3 bytes before
  * the input does (the last). */

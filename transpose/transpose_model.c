@@ -4,7 +4,7 @@ int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_
                           int64_t cols, int cc, struct bf_site sites[2])
 {
     if (transpose_cells_launch(variant, elem_bytes, rows, cols, cc) ||
-        transpose_shifted_launch(variant, elem_bytes, rows, cols, cc)) {
+        transpose_lines_launch(variant, elem_bytes, rows, cols, cc)) {
         sites[0] = bf_site_new("cp.async 16 B to the tile (load phase)", bf_cp_async(16));
         sites[1] = bf_site_new("tile read by 16 B (store phase)", bf_ld(16));
     } else {
@@ -59,32 +59,32 @@ static void model_cells_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
     }
 }
 
-/* The shifted kernel's tile (transpose_packed_shifted): its copies, each
+/* The lines kernel's tile (transpose_packed_lines): its copies, each
  * lane's chunk in `in` (from cudaMalloc: on a 128-byte line; zero fill, by
  * the shared line, where it reads nothing) and its place in the tile; then
  * each warp whose chunk column is inside reads chunks j and j + 1 of its
  * lanes' k rows, every lane (the 8 cell rows above the tile's own too:
  * their cells feed the shuffles). */
-static void model_shifted_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
-                               int64_t tile_col, const struct bf_bank_rules *rules,
-                               struct bf_site *copy, struct bf_site *read)
+static void model_lines_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
+                             int64_t tile_col, const struct bf_bank_rules *rules,
+                             struct bf_site *copy, struct bf_site *read)
 {
     const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     for (int warp = 0; warp < TRANSPOSE_CELLS_THREADS / BF_WARP; ++warp) {
-        for (int n = 0; n < TRANSPOSE_SHIFTED_COPIES; ++n) {
+        for (int n = 0; n < TRANSPOSE_LINES_COPIES; ++n) {
             uint64_t global[BF_WARP];
             uint32_t shared[BF_WARP], zero = 0;
             bool copies = false;
             for (int lane = 0; lane < BF_WARP; ++lane) {
                 int t, s;
-                copies = transpose_shifted_copy(elem_bytes, warp * BF_WARP + lane, n, &t, &s);
+                copies = transpose_lines_copy(elem_bytes, warp * BF_WARP + lane, n, &t, &s);
                 int64_t from;
-                const bool inside = transpose_shifted_copy_inside(elem_bytes, rows, cols, tile_row,
-                                                                  tile_col, t, s, 0, &from);
-                const unsigned g = transpose_shifted_line(
-                    0, transpose_shifted_row_byte(elem_bytes, cols, tile_row, tile_col, t));
+                const bool inside = transpose_lines_copy_inside(elem_bytes, rows, cols, tile_row,
+                                                                tile_col, t, s, 0, &from);
+                const unsigned g = transpose_lines_first_chunk(
+                    0, transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t));
                 global[lane] = inside ? (uint64_t)from : 0;
-                shared[lane] = transpose_shifted_offset(elem_bytes, t, s - (int)g, g);
+                shared[lane] = transpose_lines_offset(elem_bytes, t, s - (int)g, g);
                 zero |= (uint32_t)!inside << lane;
             }
             if (copies) /* whole warps copy or not */
@@ -98,9 +98,9 @@ static void model_shifted_tile(int elem_bytes, int64_t rows, int64_t cols, int64
                 uint32_t addr[BF_WARP];
                 for (int lane = 0; lane < BF_WARP; ++lane) {
                     const int t = k * lane + i;
-                    const unsigned g = transpose_shifted_line(
-                        0, transpose_shifted_row_byte(elem_bytes, cols, tile_row, tile_col, t));
-                    addr[lane] = transpose_shifted_offset(elem_bytes, t, j + half, g);
+                    const unsigned g = transpose_lines_first_chunk(
+                        0, transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t));
+                    addr[lane] = transpose_lines_offset(elem_bytes, t, j + half, g);
                 }
                 bf_site_add(read, rules, addr, ~0u);
             }
@@ -116,8 +116,8 @@ void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_
         model_cells_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
         return;
     }
-    if (transpose_shifted_launch(variant, elem_bytes, rows, cols, rules->cc)) {
-        model_shifted_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
+    if (transpose_lines_launch(variant, elem_bytes, rows, cols, rules->cc)) {
+        model_lines_tile(elem_bytes, rows, cols, tile_row, tile_col, rules, write, read);
         return;
     }
     const struct transpose_tile t =
@@ -151,48 +151,48 @@ void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_
     }
 }
 
-/* Tile row r of the shifted kernel's grid, counted `times`: every tile
+/* Tile row r of the lines kernel's grid, counted `times`: every tile
  * column but the last two alike (only those may copy past the end of `in`;
  * the last may lie partly outside the matrix), so column 0 for them. */
-static void model_shifted_row(int elem_bytes, int64_t rows, int64_t cols, int64_t r, int64_t times,
-                              const struct bf_bank_rules *rules, struct bf_site sites[2])
+static void model_lines_row(int elem_bytes, int64_t rows, int64_t cols, int64_t r, int64_t times,
+                            const struct bf_bank_rules *rules, struct bf_site sites[2])
 {
     const int64_t grid_c = transpose_cells_tile_cols(elem_bytes, cols);
     for (int64_t c = 0; c < grid_c; c = c < grid_c - 2 ? grid_c - 2 : c + 1) {
         struct bf_site one[2];
         transpose_model_sites(TRANSPOSE_PACKED, elem_bytes, rows, cols, rules->cc, one);
-        model_shifted_tile(elem_bytes, rows, cols, r, c, rules, &one[0], &one[1]);
+        model_lines_tile(elem_bytes, rows, cols, r, c, rules, &one[0], &one[1]);
         const int64_t across = c == 0 && grid_c > 2 ? grid_c - 2 : 1;
         bf_site_merge(&sites[0], &one[0], (uint64_t)(times * across));
         bf_site_merge(&sites[1], &one[1], (uint64_t)(times * across));
     }
 }
 
-/* The shifted kernel's grid. Its copies start each tile row at that row's
+/* The lines kernel's grid. Its copies start each tile row at that row's
  * own place in a 128-byte line of `in`, so down the grid: the edge rows
  * (the first, those that reach the last row) one by one, and the row just
  * above them (its last tile column, an edge tile, may copy past the end of
  * `in`: rows that narrow), the others by where their first row starts in
  * its line (at most 128 kinds; 4 where a row is an odd number of bytes),
  * one of each kind replayed. */
-static void model_shifted(int elem_bytes, int64_t rows, int64_t cols,
-                          const struct bf_bank_rules *rules, struct bf_site sites[2])
+static void model_lines(int elem_bytes, int64_t rows, int64_t cols,
+                        const struct bf_bank_rules *rules, struct bf_site sites[2])
 {
     int64_t first[128], count[128] = {0};
-    for (int64_t r = 0; r < transpose_shifted_tile_rows(elem_bytes, rows); ++r) {
-        if (transpose_shifted_edge(elem_bytes, rows, cols, r, 0) ||
-            (r + 1) * transpose_shifted_rows(elem_bytes) >= rows - 1) {
-            model_shifted_row(elem_bytes, rows, cols, r, 1, rules, sites);
+    for (int64_t r = 0; r < transpose_lines_tile_rows(elem_bytes, rows); ++r) {
+        if (transpose_lines_edge(elem_bytes, rows, cols, r, 0) ||
+            (r + 1) * transpose_lines_rows(elem_bytes) >= rows - 1) {
+            model_lines_row(elem_bytes, rows, cols, r, 1, rules, sites);
             continue;
         }
-        const int64_t at = transpose_shifted_row_byte(elem_bytes, cols, r, 0, 0) % 128;
+        const int64_t at = transpose_lines_row_byte(elem_bytes, cols, r, 0, 0) % 128;
         const int key = (int)(at < 0 ? at + 128 : at);
         if (count[key]++ == 0)
             first[key] = r;
     }
     for (int key = 0; key < 128; ++key)
         if (count[key] > 0)
-            model_shifted_row(elem_bytes, rows, cols, first[key], count[key], rules, sites);
+            model_lines_row(elem_bytes, rows, cols, first[key], count[key], rules, sites);
 }
 
 int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
@@ -203,8 +203,8 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
     if (v == TRANSPOSE_NAIVE || transpose_refusal_elem(v, elem_bytes, rows, cols) != NULL)
         return 0; /* no shared memory, or no launch */
     transpose_model_sites(v, elem_bytes, rows, cols, rules->cc, sites);
-    if (transpose_shifted_launch(v, elem_bytes, rows, cols, rules->cc)) {
-        model_shifted(elem_bytes, rows, cols, rules, sites);
+    if (transpose_lines_launch(v, elem_bytes, rows, cols, rules->cc)) {
+        model_lines(elem_bytes, rows, cols, rules, sites);
         return 2;
     }
     const int out_phase = 0; /* `out` from cudaMalloc starts on a sector */
@@ -222,11 +222,11 @@ int transpose_model(int variant, int elem_bytes, const struct bf_size *size,
                              : cols % transpose_tile_width(v, elem_bytes) != 0;
 
     /* A tile's requests depend only on which of its rows and columns lie
-     * inside the matrix (the output rows' shifts are the same in every tile:
+     * inside the matrix (the output rows' phases are the same in every tile:
      * a tile spans a multiple of a sector's elements both ways). Down the
      * grid: the first tile row (which may read rows above the matrix), the
      * interior rows 1 ... full_r - 1, and the rows from full_r on (the edge,
-     * and the row the shift may add); across: whole tiles and the right edge.
+     * and the row the rows above may add); across: whole tiles and the right edge.
      * Replay one of each kind and count it as many times as the grid has it. */
     const int64_t interior = full_r > 1 ? full_r - 1 : 0;
     for (int64_t tile_row = 0; tile_row < grid_r;

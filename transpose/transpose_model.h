@@ -1,5 +1,6 @@
 /* The transpose kernels' shared-memory accesses, replayed through the bank
- * model with the kernels' own index functions (transpose_layout.h). */
+ * model with the kernels' own index functions (transpose_layout.h,
+ * transpose_packed_layout.h). */
 #ifndef BANKFREE_TRANSPOSE_MODEL_H
 #define BANKFREE_TRANSPOSE_MODEL_H
 
@@ -8,10 +9,11 @@
 #include "common/bank_model.h"
 #include "common/size.h"
 #include "transpose/transpose_layout.h"
+#include "transpose/transpose_packed_layout.h"
 
 /* The two sites of a launch, empty: the tile written in the load phase (a
  * cell's store; cp.async copies where packed takes the cells or the
- * shifted kernel, transpose_cells_shape, transpose_shifted_shape, on a GPU
+ * lines kernel, transpose_cells_shape, transpose_lines_shape, on a GPU
  * of compute capability cc of 80 or more) and read in the store phase. */
 int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_t rows,
                           int64_t cols, int cc, struct bf_site sites[2]);
@@ -20,7 +22,7 @@ int transpose_model_sites(enum transpose_variant variant, int elem_bytes, int64_
  * filled in the load phase, by every lane of the steps that exist) and
  * `read` (the tile read in the store phase, by the lanes whose cell is
  * inside the matrix), for a launch whose `out` lies out_phase elements past
- * a 32-byte sector. Where packed takes the cells or the shifted
+ * a 32-byte sector. Where packed takes the cells or the lines
  * kernel the tile is that kernel's (tile_row, tile_col of its grid),
  * `write` its copies and `read` its 16-byte reads. */
 void transpose_model_tile(enum transpose_variant variant, int elem_bytes, int64_t rows,

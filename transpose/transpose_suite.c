@@ -248,7 +248,8 @@ static int transpose_test_at(enum transpose_variant v, const struct buffers *b, 
 
 /* Every element checked bit for bit, output poisoned first, and the poison
  * around it left alone. Every size runs again with `out` one element past a
- * 32-byte sector (the tiles then shift the output rows' segments): 4- to
+ * 32-byte sector (the sector-aligned tiles then start each output row's
+ * segment early): 4- to
  * 16-byte elements once, `in` where its buffer starts; elements under 4
  * bytes twice, words no longer aligned (the packed kernel's funnel-shifted
  * words): one element into both buffers, and `in` ending where its buffer

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The ways table of aes_lut/README.md: per type, at the bench size, ncu's SASS
+# The ways table (docs/notes/aes_lut/): per type, at the bench size, ncu's SASS
 # shared-memory wavefronts of `shared` and `replicated` against the model's
 # (tests/hw_check.sh, one type at a time; CTR's model samples at this size,
 # held to within 1%, ECB's exactly). On a GPU machine, from the repository

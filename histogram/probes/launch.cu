@@ -2,7 +2,7 @@
 // histogram.cu reduced to its loop (aligned input), with the layout, the way
 // the address is formed, the blocks an SM and loading ahead as parameters.
 // Every configuration's output is compared with the first one's of its bins.
-// Run by run_check.sh; the choices it supports are in histogram/README.md.
+// Run by run_check.sh; the choices it supports are in docs/notes/histogram/.
 #include <algorithm>
 #include <cstdio>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The table of histogram/README.md: per input, at the bench sizes, ncu's SASS
+# The per-input table (docs/notes/histogram/): per input, at the bench sizes, ncu's SASS
 # shared-memory wavefronts (loads, stores, atomics) of each variant against the
 # model's, the pipe counter beside them: tests/hw_check.sh, one input at a time.
 # On a GPU machine, from the repository root, after a build:

@@ -235,7 +235,7 @@ static Cfg cfgs[] = {
     CFG(L_GRP8, 1, 1024, 8, 1),
     CFG(L_GRP8, 1, 1024, 2, 1),
     CFG(L_PAD8, 1, 1024, 4, 1),
-    /* the alternatives histogram/README.md rejects, measured here */
+    /* the alternatives docs/notes/histogram/ rejects, measured here */
     CFG(L_GLOBAL, 0, 512, 4, 4),
     CFG(L_COPY8, 0, 512, 4, 4),
     CFG(L_GRP8_SPLIT, 1, 1024, 4, 1),

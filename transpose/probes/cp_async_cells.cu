@@ -1,16 +1,17 @@
 /* Packed bytes and halves at 0.95 of copy on aligned shapes: the tile
  * copied in raw, 256 bytes of each input row, by cp.async. The probe that
- * became the library's cells kernel (transpose_packed_cells, f705d13); kept
- * for the tile shapes the README compares (-DTILE_ROWS, -DCHUNKS).
+ * became the library's cells kernel (transpose_packed_cells); kept for the
+ * tile shapes docs/notes/transpose/ compares (-DTILE_ROWS, -DCHUNKS).
  *
  * The register-loaded packed kernel (4x4 byte or 2x2 half cells, each
  * loaded into registers, transposed with prmt and written to a padded tile
  * as one 16- or 8-byte access; transpose_packed, which packed still takes
  * where the cells kernel does not) stops at 0.93 / 0.92 of copy at 16384^2
  * on the H100, and every reshaping of it tried stopped there too: wider
- * tiles, every load issued first, a tile of output words (README, "Element
- * sizes"). This kernel differs in two things at once, and reaches 0.95-0.96
- * where both hold (the README's table gives each alone):
+ * tiles, every load issued first, a tile of output words
+ * (docs/notes/transpose/). This kernel differs in two things at once, and
+ * reaches 0.95-0.96 where both hold (docs/notes/transpose/ gives each
+ * alone):
  *
  *   - a tile row is 256 bytes of an input row (16 chunks of 16 bytes), so
  *     half as many rows a byte, and DRAM pages opened, as the packed tile's 128;
@@ -33,15 +34,15 @@
  * same bytes, L2 flushed before every rep, reps interleaved, medians. On a
  * GPU machine, from the repository root:
  *   nvcc -O3 -arch=sm_90 -I. transpose/probes/cp_async_cells.cu -o cells && ./cells
- * (-DWARPS, -DMIN_BLOCKS, -DTILE_ROWS, -DCHUNKS: the shapes the README
- * compares; the defaults are the fastest measured). */
+ * (-DWARPS, -DMIN_BLOCKS, -DTILE_ROWS, -DCHUNKS: the shapes
+ * docs/notes/transpose/ compares; the defaults are the fastest measured). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "transpose/probes/check.h"
-#include "transpose/transpose.cu"
+#include "transpose/transpose_packed.cu"
 
 #ifndef WARPS
 #define WARPS 16
@@ -113,7 +114,7 @@ __global__ void __launch_bounds__(32 * WARPS, MIN_BLOCKS)
 }
 
 /* 0: cudaMemcpyAsync, 1: the register-loaded packed kernel (transpose_packed,
- * bytes on its aligned-words path, halves on its shifted one, as the
+ * bytes on its aligned-words path, halves on its funnel one, as the
  * launcher picked them before the cells kernel), 2: this one. */
 template <int E>
 static void run(int kernel, unsigned char *out, const unsigned char *in, int64_t rows, int64_t cols)

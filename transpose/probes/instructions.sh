@@ -1,7 +1,7 @@
 #!/bin/sh
 # Instructions a byte, per variant and element size: why the best variant for
 # halves at 7919x8209 differs between the H100 (packed) and the H200 (padded)
-# (issue "two GPUs", item 3; transpose/README.md, "On the H200"). ncu over one
+# (issue "two GPUs", item 3; docs/notes/transpose/). ncu over one
 # `bankfree test` run of each variant, inside its NVTX range as
 # tests/hw_check.sh profiles it (the checks run outside), clocks left as they
 # are: the warp instructions executed, the kernel's time, DRAM's bytes and

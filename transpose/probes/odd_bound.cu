@@ -11,7 +11,7 @@
  *                  phase off the access size, up to one access short,
  *                  which only flatters it) and writes TW / E output rows of
  *                  TR elements each, every one moved back onto its 32-byte
- *                  sector as the library's shift does; no rows above, no
+ *                  sector as the library's sector-aligned tiles do; no rows above, no
  *                  whole lines; what it writes is what it loaded, in load
  *                  order (the output is no transpose). Tiles of 64 rows x
  *                  256 bytes (4 and 8 bytes), 64 x 512 (16), 128 x 256 (1
