@@ -663,6 +663,33 @@ static int log2_of(uint64_t v)
 
 #define MAX_FIXES 24
 
+/* Counts one rewrite (`text`, freed if it cannot run) into f and keeps the
+ * better of it and *best; 1 when it reaches the ideal (no need to try on). */
+static int try_candidate(struct ways_run *orig, const struct bf_options *co, char *text, int pad,
+                         struct fix *f, struct fix *best, int *have)
+{
+    if (try_fix(orig, co, text, pad, f) != 0) {
+        free(text);
+        return 0;
+    }
+    keep_better(best, have, f);
+    return f->wavefronts == f->ideal;
+}
+
+/* The best rewrite of one kind into *out where it beats the expression as
+ * given (returns 1), else dropped (0). */
+static int keep_if_better(struct fix *best, int have, const struct ways_result *res,
+                          struct fix *out)
+{
+    if (have && best->wavefronts < res->site.wavefronts) {
+        *out = *best;
+        return 1;
+    }
+    if (have)
+        free(best->expr);
+    return 0;
+}
+
 /* The fixes of the reader's EXPR, each the best of its kind and place that
  * reaches the ideal or at least removes some conflicts: (a) each stride (a
  * number or a --let multiplied) padded by 1, 2, 4 ... 32 of its units,
@@ -701,18 +728,10 @@ static int find_fixes(struct ways_run *orig, const struct ways_result *res, stru
                 co.names[var].first = value + d;
                 snprintf(f.let, sizeof f.let, "--let %s=%" PRId64, o->names[var].name, value + d);
             }
-            if (try_fix(orig, &co, text, 1, &f) != 0) {
-                free(text);
-                continue;
-            }
-            keep_better(&best, &have, &f);
-            if (f.wavefronts == f.ideal)
+            if (try_candidate(orig, &co, text, 1, &f, &best, &have))
                 break;
         }
-        if (have && best.wavefronts < res->site.wavefronts)
-            fixes[n++] = best;
-        else if (have)
-            free(best.expr);
+        n += keep_if_better(&best, have, res, &fixes[n]);
     }
     /* Swizzles, in EXPR's own units: an element index with --elem. */
     const int elem = o->elem ? o->elem : 1, line = o->rules.banks * o->rules.bank_bytes;
@@ -734,18 +753,10 @@ static int find_fixes(struct ways_run *orig, const struct ways_result *res, stru
             snprintf(text, 2 * len + 64, "(%s) ^ ((%s) >> %d & %d)%s", o->expr, o->expr, shift_row,
                      span - 1, shifted);
             struct fix f = {.kind = "swizzle"};
-            if (try_fix(orig, o, text, 0, &f) != 0) {
-                free(text);
-                continue;
-            }
-            keep_better(&best, &have, &f);
-            if (f.wavefronts == f.ideal)
+            if (try_candidate(orig, o, text, 0, &f, &best, &have))
                 break;
         }
-        if (have && best.wavefronts < res->site.wavefronts)
-            fixes[n++] = best;
-        else if (have)
-            free(best.expr);
+        n += keep_if_better(&best, have, res, &fixes[n]);
     }
     orig->quiet = 0;
     /* Where a fix reaches the ideal, those that do not are noise. */
