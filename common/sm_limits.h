@@ -76,7 +76,7 @@ static BF_HD struct bf_sm_limits bf_sm_limits_of(int cc)
         l.threads = 2048, l.blocks = 32, l.shared = 228 * k, l.block_shared = 227 * k;
         l.reserved = k;
         break;
-    case 120: /* RTX 50xx */
+    case 120: /* RTX 50xx; shared memory taken as sm_86/89's, not checked on a GPU */
     case 121:
         l.threads = 1536, l.blocks = 32, l.shared = 100 * k, l.block_shared = 99 * k;
         l.reserved = k;
