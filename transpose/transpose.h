@@ -29,19 +29,8 @@ enum transpose_variant {
  * for elements of 4 bytes or more, rows or cols < 1, rows x cols past
  * 2^63 - 1 (or its bytes), more than 2^31 - 1 tiles of 64 rows; and for a
  * null pointer or one not aligned to elem_bytes. Else the launch's error.
- * out and in must not overlap. The packed variant, where output rows start
- * on 32-byte sectors (rows x elem_bytes a multiple of 32, `out` on a
- * sector), a row of `in` is a multiple of 16 bytes and `in` lies on 16,
- * copies tiles of 128 rows x 256 bytes into shared memory with cp.async
- * (transpose_cells_shape, transpose_packed_layout.h; sm_80 and later); at
- * other shapes with `in` on 16 bytes and at least 256 rows of at least 256
- * bytes it copies such tiles from any phase and starts each output row's
- * segment on a sector (transpose_lines_shape); elsewhere it moves aligned
- * 4-byte words at any shape and pointer (rows that start off a word
- * funnel-shifted), but single
- * elements in partial tiles at the right edge (cols not a multiple of the
- * tile's width), the first tile and any that ends fewer than 3 bytes before
- * the input does (the last). */
+ * out and in must not overlap. Packed picks one of three kernels by shape
+ * and pointers (transpose_packed_layout.h says which where). */
 cudaError_t transpose(enum transpose_variant variant, int elem_bytes, void *out, const void *in,
                       int64_t rows, int64_t cols, cudaStream_t stream);
 

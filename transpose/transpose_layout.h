@@ -1,31 +1,15 @@
-/* Where the transpose kernels put each element in shared memory.
- *
- * A block of 32 x 16 threads moves one tile of 64 rows of cells. A cell is
- * one element, or for the packed variant's register-loaded tile a block of
- * k x k elements (4 x 4 bytes, 2 x 2 halves) that a thread transposes in
- * registers, so that each of its k rows is one 4-byte word. A tile row holds 64 cells of up to 4
- * bytes, or 32 cells of 8 or 16 (so that a warp's load covers at least 128 contiguous bytes and a
- * thread keeps at most 16 bytes a step). In the load phase each warp reads 32 cells of a tile row
- * along the input (lane = column) and writes them into the tile; in the store phase each warp reads
- * 32 rows of one tile column (lane = row) and writes them along an output
- * row. Each output row gets 64 consecutive cells from one warp (256 bytes of
- * floats). Where output rows do not start on a 32-byte sector (an odd row
- * count, an output pointer off a sector), a row's segment would share its
- * end sectors with the blocks beside it, and those partial-sector writes
- * cost a fifth of the bandwidth on the H100 (fp32 at 7919x8209: 0.79 of
- * copy; transpose/probes/odd_rows.cu). So the tiles of whole elements of 4
- * bytes or more start each output row's segment on the sector at or before
- * the tile's first column (sector-aligned output: the segment starts its
- * phase, `out`'s place past a sector, elements early), and read the rows
- * above the tile that this reaches (transpose_rows_above): every output
- * sector is then written by one store of one warp (0.94 of copy there).
- * Packed bytes and halves also run two kernels on a raw tile copied in by
- * cp.async, whose functions are in transpose_packed_layout.h.
- *
- * The kernels in transpose.cu and transpose_packed.cu call these functions
- * for every shared access, and the bank model calls the very same functions
- * for every lane of every warp, so the model cannot drift from the code.
- * The tiles' one body, transpose_tiled, closes this file (nvcc only). */
+/* Where the transpose kernels put each element in shared memory, and which
+ * elements each thread moves. A block of 32 x 16 threads moves a tile of 64
+ * rows of cells: 64 cells a row of up to 4 bytes, 32 of 8 or 16 (a warp's
+ * load then covers at least 128 contiguous bytes). A cell is one element, or
+ * for packed's register-loaded tile a k x k block (4 x 4 bytes, 2 x 2 halves)
+ * whose rows are 4-byte words. Load phase: a warp reads 32 cells of a tile
+ * row along the input (lane = column). Store phase: a warp reads 32 rows of a
+ * tile column (lane = row) and writes them along an output row, 64 cells of
+ * a row from one warp. The kernels (transpose.cu, transpose_packed.cu) call
+ * these functions for every shared access, and the bank model calls the very
+ * same ones for every lane, so the model cannot drift from the code. The
+ * tiles' one body, transpose_tiled, closes this file (nvcc only). */
 #ifndef BANKFREE_TRANSPOSE_LAYOUT_H
 #define BANKFREE_TRANSPOSE_LAYOUT_H
 
@@ -37,13 +21,10 @@
 #include "common/sm_limits.h"
 #include "transpose/transpose.h"
 
-/* The tile is 64 rows of 64 cells (up to 4 bytes each) or of 32 (8 or 16
- * bytes); threads are 32 x 16. For fp32 chosen on the H100 by
- * transpose/probes/tile_shape.cu among eight shapes (docs/notes/transpose/):
- * of those, the only one level with or ahead of cublasSgeam from 4096^2 up
- * and on odd shapes, at 32 registers (with the rows above) and four blocks
- * (all 64 warps) an SM. The shape may be overridden when compiling (the probe does),
- * as long as the tile's width is a power of two of at least 32. */
+/* 64 x 64 cells, 32 x 16 threads: of eight shapes tried for fp32 on the H100
+ * (transpose/probes/tile_shape.cu, docs/notes/transpose/), the only one level
+ * with or ahead of cublasSgeam from 4096^2 up and on odd shapes. A probe may
+ * override it (the width a power of two of at least 32). */
 #ifndef TRANSPOSE_TILE_ROWS
 #define TRANSPOSE_TILE_ROWS 64
 #endif
@@ -118,16 +99,19 @@ static TRANSPOSE_CONST BF_HD int transpose_row_bytes(enum transpose_variant vari
                 : 0);
 }
 
-/* The bytes of a DRAM sector: the unit the output rows' segments start on. */
+/* Sector-aligned output. Where output rows do not start on a 32-byte DRAM
+ * sector (an odd row count, `out` off a sector), a warp's 64-cell segment
+ * shares its end sectors with the blocks beside it, and those partial
+ * writes cost a fifth of the bandwidth (fp32 at 7919 x 8209 on the H100:
+ * 0.79 of copy; transpose/probes/odd_rows.cu). So a tile starts each output
+ * segment on the sector at or before its first column, `phase` elements
+ * early, and reads the rows above it that this reaches: every output sector
+ * is then written by one store (0.94 of copy). Done for elements of 4 bytes
+ * or more, whose time DRAM sets; not for packed's k x k cells (their rows
+ * cannot move by one element), nor for bytes and halves in the other tiles,
+ * whose time the shared pipe sets (8-32% slower on the H100;
+ * docs/notes/transpose/). */
 #define TRANSPOSE_SECTOR 32
-
-/* Whether the variant starts its output segments on sectors (sector-aligned
- * output): the tiles of whole elements of 4 bytes or more, whose time DRAM
- * sets. Not packed cells (k x k blocks: their rows cannot move by one
- * element), nor bytes and halves in the other tiles, whose time the shared
- * pipe sets: on the H100 it slowed them 8-32% where every row is on a
- * sector already (16384^2, the addressing alone) and bytes 28% at
- * 7919x8209 (31 rows above a 64-row tile); docs/notes/transpose/. */
 static TRANSPOSE_CONST BF_HD bool transpose_sector_aligned(enum transpose_variant variant,
                                                            int elem_bytes)
 {
@@ -433,19 +417,15 @@ static __device__ __forceinline__ int64_t tile_cols(int64_t cols)
     return (cols + width - 1) / width;
 }
 
-/* Both global accesses coalesced: the tile is filled along input rows and
- * emptied along output rows. Each phase loads all its cells before it
- * stores any, so they are in flight together. Every thread writes its cells
- * of the tile, even outside the matrix (the cells exist; only global accesses
- * need guarding), so the tile writes are the same in every tile and compile
- * to plain stores; a load step past the rows the tile reads (all past its
- * own where the launch reads no rows above) is skipped by the whole warp.
- * The tile reads are guarded: a cell outside the matrix is never written to
- * `out`, so its read may not happen at all. The global accesses are
- * Mover's (transpose_elements in transpose.cu, or the packed kernel's
- * transpose_blocks in transpose_packed.cu); one
- * that shuffles across the warp (Mover::all_lanes) is called for every cell,
- * inside the matrix or not, and guards its own. */
+/* One tile. Both global accesses coalesced: filled along input rows,
+ * emptied along output rows; each phase issues all its loads before any
+ * store. Every thread writes its cells of the tile, inside the matrix or not,
+ * so tile writes compile to plain stores (a load step past the rows read is
+ * skipped by the whole warp); tile reads are guarded, as a cell outside is
+ * never written out. The global accesses are Mover's (transpose_elements in
+ * transpose.cu, transpose_blocks in transpose_packed.cu); a Mover whose
+ * accesses shuffle across the warp (all_lanes) is called for every cell and
+ * guards its own. */
 template <int E, enum transpose_variant V, class Mover>
 static __device__ __forceinline__ void
 transpose_tile_move(unsigned char *tile, void *__restrict__ out, const void *__restrict__ in,

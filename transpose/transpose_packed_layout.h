@@ -1,9 +1,19 @@
 /* Where the packed variant's two cp.async kernels (transpose_packed.cu) put
- * their tiles, and which launches take them: the cells kernel on aligned
- * shapes, the lines kernel at other shapes. Packed's register-loaded tile
- * and every other variant are laid out by transpose_layout.h, which this
- * extends. As there, the kernels and the bank model (transpose_model.c)
- * call the very same functions. */
+ * their tiles, and which launches take them. transpose(TRANSPOSE_PACKED, ...)
+ * runs, on sm_80 and later:
+ *   - the cells kernel where output rows start on 32-byte sectors (rows x
+ *     elem_bytes a multiple of 32, `out` on a sector), a row of `in` is a
+ *     multiple of 16 bytes and `in` lies on 16: tiles of 128 rows x 256
+ *     bytes copied in by cp.async (transpose_cells_shape);
+ *   - the lines kernel at other shapes with `in` on 16 bytes and at least
+ *     256 rows of at least 256 bytes: such tiles copied from any phase, each
+ *     output row's segment starting on a sector (transpose_lines_shape);
+ *   - elsewhere the register-loaded tile (transpose_layout.h): aligned 4-byte
+ *     words at any shape and pointer (rows that start off a word
+ *     funnel-shifted), single elements in partial tiles at the right edge,
+ *     the first tile and any that ends fewer than 3 bytes before the input.
+ * As in transpose_layout.h, which this extends, the kernels and the bank
+ * model (transpose_model.c) call the very same functions. */
 #ifndef BANKFREE_TRANSPOSE_PACKED_LAYOUT_H
 #define BANKFREE_TRANSPOSE_PACKED_LAYOUT_H
 
