@@ -1,6 +1,7 @@
 /* AES-CTR and AES-ECB from T-tables in three homes: one shared copy, constant
- * memory, and 32 shared copies laid out per lane (aes_lut_layout.h). One
- * kernel body serves all three; they differ only in `lookup` and in what a
+ * memory, and 32 shared copies of T_0 and T_1 laid out per lane
+ * (aes_lut_layout.h). One kernel body serves all three; they differ only in
+ * `lookup` (and replicated in the rotation of T_2 and T_3) and in what a
  * block writes to shared memory before it starts. */
 #include "aes_lut/aes_lut.h"
 #include "aes_lut/aes_lut_layout.h"
@@ -212,42 +213,57 @@ struct aes_lut_params {
     int64_t share;  /* tiles a block */
 };
 
-/* T_table[x] as this lane reads it: `mine` is the 32-bit shared-memory
- * address of the lane's copy (nvcc then adds the lane's part once, not once
- * a lookup). The replicated variant keeps T_0 alone and rotates: T_i = T_0
- * rotated right by 8i bits. */
-template <enum aes_lut_variant V>
-static __device__ __forceinline__ uint32_t lookup(uint32_t mine, int table, uint32_t x)
+/* A block's tables (none for the constant variant): dynamic shared memory,
+ * since replicated's 64 KiB is past the 48 KiB a static array may have. */
+extern __shared__ uint4 aes_lut_smem[];
+
+/* Where this lane's lookups start: `mine`, the 32-bit shared-memory address
+ * of the lane's copy (shared; nvcc then adds the lane's part once, not once
+ * a lookup); `part[t]`, replicated's byte 0 of the address of its T_t,
+ * 4 * aes_lut_word(V, t, 0, lane) (aes_lut_byte_perm_address). */
+struct aes_lut_lane {
+    uint32_t mine;
+    uint32_t part[2];
+};
+
+static __device__ __forceinline__ uint32_t bswap(uint32_t x)
 {
-    if (V == AES_LUT_CONSTANT)
-        return t_constant[aes_lut_entry_word(V, table, x)];
-    const uint32_t t =
-        *(const uint32_t *)__cvta_shared_to_generic(mine + 4u * aes_lut_entry_word(V, table, x));
-    if (V == AES_LUT_SHARED)
-        return t;
-    constexpr uint32_t rotate[4] = {0x3210u, 0x0321u, 0x1032u, 0x2103u}; /* byte selectors */
-    return table == 0 ? t : __byte_perm(t, t, rotate[table]);
+    return __byte_perm(x, 0, 0x0123);
 }
 
-/* S[x] as this lane reads it: byte 2 of T_0[x]. */
-template <enum aes_lut_variant V>
-static __device__ __forceinline__ uint32_t sbox(uint32_t mine, uint32_t x)
+static __device__ __forceinline__ uint32_t rotate16(uint32_t x)
 {
-    return lookup<V>(mine, 0, x) >> 16 & 0xffu;
+    return __byte_perm(x, x, 0x1032);
 }
 
-/* Byte k (0: the lowest) of w, as a number: one PRMT. */
-static __device__ __forceinline__ uint32_t byte_of(uint32_t w, int k)
+/* T_table[x], x byte k (0: the lowest) of w, as this lane reads it. The
+ * replicated variant holds T_0 and T_1 and returns T_{table % 2}[x]: T_2 and
+ * T_3 are those rotated by 16 bits, which the round applies once to their
+ * sum. Its address is one PRMT: x into byte 1 of the lane's part. */
+template <enum aes_lut_variant V>
+static __device__ __forceinline__ uint32_t lookup(const aes_lut_lane &l, int table, uint32_t w,
+                                                  int k)
 {
-    return __byte_perm(w, 0, 0x4440u + (uint32_t)k);
+    if constexpr (V == AES_LUT_REPLICATED) {
+        const uint32_t at = __byte_perm(w, l.part[table % 2], 0x7604u + 16u * (uint32_t)k);
+        return *(const uint32_t *)((const unsigned char *)aes_lut_smem + at);
+    } else {
+        const uint32_t x = __byte_perm(w, 0, 0x4440u + (uint32_t)k);
+        if constexpr (V == AES_LUT_CONSTANT)
+            return t_constant[aes_lut_entry_word(V, table, x)];
+        return *(const uint32_t *)__cvta_shared_to_generic(l.mine +
+                                                           4u * aes_lut_entry_word(V, table, x));
+    }
 }
 
 /* Encrypts K blocks at once (their lookups interleaved, for the latency of
  * shared memory): s[k] holds block k's 4 big-endian words in, the
- * ciphertext out. Round r reads, for output column c, T_i of row i of
- * column c + i (ShiftRows), then adds round key r. */
+ * ciphertext out as 4 little-endian words (the bytes in memory order). Round
+ * r reads, for output column c, T_i of row i of column c + i (ShiftRows),
+ * then adds round key r; the last round reads T_0 (the S-box, its byte 2)
+ * and gathers the 4 bytes of a column with 3 PRMTs, already byte-swapped. */
 template <enum aes_lut_variant V, int ROUNDS, int K>
-static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
+static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const aes_lut_lane &l,
                                                const struct aes_lut_params &p)
 {
 #pragma unroll
@@ -267,11 +283,15 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
         for (int k = 0; k < K; ++k) {
             uint32_t t[4];
 #pragma unroll
-            for (int c = 0; c < 4; ++c)
-                t[c] = lookup<V>(mine, 0, byte_of(s[k][c], 3)) ^
-                       lookup<V>(mine, 1, byte_of(s[k][(c + 1) & 3], 2)) ^
-                       lookup<V>(mine, 2, byte_of(s[k][(c + 2) & 3], 1)) ^
-                       lookup<V>(mine, 3, byte_of(s[k][(c + 3) & 3], 0)) ^ p.rk[4 * r + c];
+            for (int c = 0; c < 4; ++c) {
+                const uint32_t a = lookup<V>(l, 0, s[k][c], 3),
+                               b = lookup<V>(l, 1, s[k][(c + 1) & 3], 2),
+                               x = lookup<V>(l, 2, s[k][(c + 2) & 3], 1),
+                               y = lookup<V>(l, 3, s[k][(c + 3) & 3], 0), key = p.rk[4 * r + c];
+                /* replicated: T_2 ^ T_3 ^ key = rotate16(T_0 ^ T_1 ^ rotate16(key)) */
+                t[c] = a ^ b ^
+                       (V == AES_LUT_REPLICATED ? rotate16(x ^ y ^ rotate16(key)) : x ^ y ^ key);
+            }
 #pragma unroll
             for (int c = 0; c < 4; ++c)
                 s[k][c] = t[c];
@@ -281,21 +301,19 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], uint32_t mine,
     for (int k = 0; k < K; ++k) { /* the last round: SubBytes, ShiftRows, AddRoundKey */
         uint32_t t[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c)
-            t[c] = (sbox<V>(mine, byte_of(s[k][c], 3)) << 24 |
-                    sbox<V>(mine, byte_of(s[k][(c + 1) & 3], 2)) << 16 |
-                    sbox<V>(mine, byte_of(s[k][(c + 2) & 3], 1)) << 8 |
-                    sbox<V>(mine, byte_of(s[k][(c + 3) & 3], 0))) ^
-                   p.rk[4 * ROUNDS + c];
+        for (int c = 0; c < 4; ++c) {
+            const uint32_t a = lookup<V>(l, 0, s[k][c], 3),
+                           b = lookup<V>(l, 0, s[k][(c + 1) & 3], 2),
+                           x = lookup<V>(l, 0, s[k][(c + 2) & 3], 1),
+                           y = lookup<V>(l, 0, s[k][(c + 3) & 3], 0);
+            /* S[.] is byte 2 of each: bytes 0-3 of the column in memory order */
+            t[c] = __byte_perm(__byte_perm(a, b, 0x0062), __byte_perm(x, y, 0x6200), 0x7610) ^
+                   bswap(p.rk[4 * ROUNDS + c]);
+        }
 #pragma unroll
         for (int c = 0; c < 4; ++c)
             s[k][c] = t[c];
     }
-}
-
-static __device__ __forceinline__ uint32_t bswap(uint32_t x)
-{
-    return __byte_perm(x, 0, 0x0123);
 }
 
 /* 16 bytes as 4 little-endian words: one 16-byte load where aligned, bytes
@@ -337,14 +355,14 @@ static __device__ __forceinline__ void block_input(uint32_t s[4], uint4 in,
     }
 }
 
-/* The output: CTR xors the keystream into the input, ECB is the cipher's. */
+/* The output: CTR xors the keystream into the input, ECB is the cipher's
+ * (encrypt's words are already in memory order). */
 template <bool CTR>
 static __device__ __forceinline__ uint4 block_output(const uint32_t s[4], uint4 in)
 {
     if (CTR)
-        return make_uint4(in.x ^ bswap(s[0]), in.y ^ bswap(s[1]), in.z ^ bswap(s[2]),
-                          in.w ^ bswap(s[3]));
-    return make_uint4(bswap(s[0]), bswap(s[1]), bswap(s[2]), bswap(s[3]));
+        return make_uint4(in.x ^ s[0], in.y ^ s[1], in.z ^ s[2], in.w ^ s[3]);
+    return make_uint4(s[0], s[1], s[2], s[3]);
 }
 
 /* Each block writes its tables to shared memory (none for the constant
@@ -358,15 +376,21 @@ __global__ void __launch_bounds__(AES_LUT_THREADS,
     aes_lut_kernel(uint8_t *out, const uint8_t *in, const struct aes_lut_params p)
 {
     constexpr uint32_t WORDS = AES_LUT_WORDS(V);
-    __shared__ uint4 smem[WORDS > 0 ? WORDS / 4 : 1];
+    uint4 *const smem = aes_lut_smem; /* 4 * WORDS bytes, the launch's */
     const int tid = threadIdx.x, lane = tid % 32;
-    const uint32_t mine =
-        (uint32_t)__cvta_generic_to_shared(smem) + 4u * aes_lut_lane_word(V, lane);
+    const aes_lut_lane l = {(uint32_t)__cvta_generic_to_shared(smem) +
+                                4u * aes_lut_lane_word(V, lane),
+                            {4u * aes_lut_word(V, 0, 0u, lane), 4u * aes_lut_word(V, 1, 0u, lane)}};
 
     /* Set-up: word w holds T_table[x], T_0[x] rotated by `table` bytes
-     * (`if constexpr`: the constant variant has no tables to write). */
+     * (`if constexpr`: the constant variant has no tables to write). Every
+     * thread writes WORDS / 4 / THREADS vectors (1, or replicated's 16),
+     * unrolled so that their loads of T_0 are in flight together. */
     if constexpr (WORDS > 0) {
-        for (uint32_t v = tid; v < WORDS / 4; v += AES_LUT_THREADS) {
+        static_assert(WORDS / 4 % AES_LUT_THREADS == 0, "whole vectors a thread");
+#pragma unroll
+        for (uint32_t i = 0; i < WORDS / 4 / AES_LUT_THREADS; ++i) {
+            const uint32_t v = (uint32_t)tid + i * AES_LUT_THREADS;
             uint32_t w[4];
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
@@ -396,10 +420,10 @@ __global__ void __launch_bounds__(AES_LUT_THREADS,
                     x[k] = load16<true>(in + 16 * b, 16);
                 block_input<CTR>(s[k], x[k], p, b);
             }
-            encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, mine, p);
+            encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, l, p);
             /* CTR's keystream needs no input: its blocks are loaded only now,
-             * so they hold no registers through the rounds (at the 64 a
-             * thread that 4 blocks an SM allow). */
+             * so they hold no registers through the rounds (at the 64 or 80
+             * a thread that 4 or 3 blocks an SM allow). */
 #pragma unroll
             for (int k = 0; CTR && k < AES_LUT_PER_THREAD; ++k)
                 x[k] = load16<true>(in + 16 * (base + k * AES_LUT_THREADS + tid), 16);
@@ -417,7 +441,7 @@ __global__ void __launch_bounds__(AES_LUT_THREADS,
                 const uint4 x = load16<ALIGNED>(in + 16 * b, bytes);
                 uint32_t s[1][4];
                 block_input<CTR>(s[0], x, p, b);
-                encrypt<V, ROUNDS, 1>(s, mine, p);
+                encrypt<V, ROUNDS, 1>(s, l, p);
                 store16<ALIGNED>(out + 16 * b, block_output<CTR>(s[0], x), bytes);
             }
         }
@@ -456,12 +480,16 @@ template <enum aes_lut_variant V, int ROUNDS, bool CTR>
 static cudaError_t launch(uint8_t *out, const uint8_t *in, const struct aes_lut_params &p,
                           int64_t grid, bool aligned, cudaStream_t stream)
 {
-    if (aligned)
-        aes_lut_kernel<V, ROUNDS, CTR, true>
-            <<<(unsigned)grid, AES_LUT_THREADS, 0, stream>>>(out, in, p);
-    else
-        aes_lut_kernel<V, ROUNDS, CTR, false>
-            <<<(unsigned)grid, AES_LUT_THREADS, 0, stream>>>(out, in, p);
+    auto kernel =
+        aligned ? aes_lut_kernel<V, ROUNDS, CTR, true> : aes_lut_kernel<V, ROUNDS, CTR, false>;
+    const size_t bytes = 4u * AES_LUT_WORDS(V);
+    if (bytes > 48 * 1024) { /* above the default limit: ask for it */
+        const cudaError_t err =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        if (err != cudaSuccess)
+            return err;
+    }
+    kernel<<<(unsigned)grid, AES_LUT_THREADS, bytes, stream>>>(out, in, p);
     return cudaGetLastError();
 }
 

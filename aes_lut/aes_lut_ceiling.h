@@ -5,12 +5,13 @@
  * a round of each 16-byte block is 16 lookups, word c of the next state the
  * XOR of entries byte 3 of word c, 2 of c + 1, 1 of c + 2 and 0 of c + 3
  * (the cipher's dependence: 16 independent reads a round, 4 blocks a
- * thread), each lane in its own copy of a 256-word table (word x * 32 +
- * lane, so in bank `lane`: one wavefront a read), addressed as the
- * replicated cipher addresses its T_0; what it leaves out is the cipher's
- * rotations and round keys. It reads and writes the same bytes as the
- * cipher. Not part of the kernel library (the suite's own); it runs outside
- * BF_PROFILED, so ncu's hw test and --counters never profile it. */
+ * thread), each lane in its own copies of a 256-word table, laid out and
+ * addressed as the replicated cipher's T_0 and T_1 (word x * 64 + 32 (i %
+ * 2) + lane for row i, so in bank `lane`: one wavefront a read; the address
+ * one PRMT); what it leaves out is the cipher's rotation and round keys. It
+ * reads and writes the same bytes as the cipher. Not part of the kernel
+ * library (the suite's own); it runs outside BF_PROFILED, so ncu's hw test
+ * and --counters never profile it. */
 #ifndef BANKFREE_AES_LUT_CEILING_H
 #define BANKFREE_AES_LUT_CEILING_H
 
@@ -24,10 +25,9 @@ extern "C" {
 
 /* out[i] = the state the rounds leave from in[i], for the `blocks`
  * 16-byte blocks at `in` and `out` (16-byte aligned device memory), `rounds`
- * (10, 12 or 14) x 16 lookups a block, on a grid of up to 4 blocks an SM as
- * the cipher's. Returns cudaErrorInvalidValue for other rounds, blocks < 0,
- * sms < 1, or a misaligned or null pointer (blocks > 0), else the launch's
- * error. */
+ * (10, 12 or 14) x 16 lookups a block, on the replicated cipher's grid.
+ * Returns cudaErrorInvalidValue for other rounds, blocks < 0, sms < 1, or a
+ * misaligned or null pointer (blocks > 0), else the launch's error. */
 cudaError_t aes_lut_lookup_ceiling(void *out, const void *in, int64_t blocks, int rounds, int sms,
                                    cudaStream_t stream);
 

@@ -19,13 +19,19 @@
  *               memory; the constant cache serves a warp's distinct
  *               addresses one after another (the CUDA C++ Programming
  *               Guide, "Constant Memory"): about 30 of 32 on random bytes.
- *   replicated  T_0 alone, 32 copies interleaved word by word (32 KiB): T_0[x]
- *               for lane j is word 32 x + j, in bank j whatever x is. T_1..T_3
- *               are T_0 rotated (__byte_perm), so one table serves all four
- *               lookups of a column and the S-box of the last round: one
- *               wavefront a request on any data (C. Tezcan, "Optimization of
- *               Advanced Encryption Standard on Graphics Processing Units",
- *               IEEE Access, 2021). */
+ *   replicated  T_0 and T_1 (T_0 rotated right by 8 bits), 32 copies of each
+ *               interleaved word by word (64 KiB): T_i[x] for lane j is word
+ *               64 x + 32 (i % 2) + j, in bank j whatever x is (C. Tezcan,
+ *               "Optimization of Advanced Encryption Standard on Graphics
+ *               Processing Units", IEEE Access, 2021, keeps T_0 alone). T_2
+ *               and T_3 are T_0 and T_1 rotated by 16 bits: a column XORs its
+ *               T_2 and T_3 entries and rotates once (__byte_perm); the
+ *               S-box of the last round is T_0's byte 2. One wavefront a
+ *               request on any data. The byte address 256 x + 128 (i % 2) +
+ *               4 j is x in byte 1 and the lane's part in byte 0: one PRMT
+ *               of the state word and the lane's part addresses a lookup
+ *               (aes_lut_byte_perm_address).
+ */
 #ifndef BANKFREE_AES_LUT_LAYOUT_H
 #define BANKFREE_AES_LUT_LAYOUT_H
 
@@ -65,13 +71,22 @@ static BF_HD uint32_t aes_lut_lane_word(enum aes_lut_variant variant, int lane)
 static BF_HD uint32_t aes_lut_entry_word(enum aes_lut_variant variant, int table, uint32_t x)
 {
     if (variant == AES_LUT_REPLICATED)
-        return x * 32u; /* T_table = T_0 rotated: one table */
+        return x * 64u + 32u * ((uint32_t)table % 2u); /* T_2, T_3: T_0, T_1 rotated */
     return (uint32_t)table * 256u + x;
 }
 
 static BF_HD uint32_t aes_lut_word(enum aes_lut_variant variant, int table, uint32_t x, int lane)
 {
     return aes_lut_entry_word(variant, table, x) + aes_lut_lane_word(variant, lane);
+}
+
+/* Replicated: 4 x the word lane `lane` reads for T_table[x] is x in byte 1
+ * and its lane's part, 4 * aes_lut_word(variant, table, 0, lane) < 256, in
+ * byte 0: the kernel's one __byte_perm(w, part, 0x7604 + 16 k) for x byte k
+ * of w (test_aes_lut.c holds every table, x and lane to it). */
+static BF_HD uint32_t aes_lut_byte_perm_address(uint32_t x, uint32_t part)
+{
+    return (x & 0xffu) << 8 | (part & 0xffu);
 }
 
 /* The word of the last round's S[x]: T_0[x], whose byte 2 (bits 16-23) is S[x]. */
@@ -83,7 +98,7 @@ static BF_HD uint32_t aes_lut_sbox_word(enum aes_lut_variant variant, uint32_t x
 /* Words of shared memory a block holds (0: none, constant memory). A macro
  * for the kernels' array size too. */
 #define AES_LUT_WORDS(variant)                                                                     \
-    ((variant) == AES_LUT_SHARED ? 1024u : (variant) == AES_LUT_REPLICATED ? 8192u : 0u)
+    ((variant) == AES_LUT_SHARED ? 1024u : (variant) == AES_LUT_REPLICATED ? 16384u : 0u)
 static BF_HD uint32_t aes_lut_words(enum aes_lut_variant variant)
 {
     return AES_LUT_WORDS(variant);
@@ -94,8 +109,8 @@ static BF_HD uint32_t aes_lut_words(enum aes_lut_variant variant)
 static BF_HD void aes_lut_entry(enum aes_lut_variant variant, uint32_t w, int *table, uint32_t *x)
 {
     if (variant == AES_LUT_REPLICATED) {
-        *table = 0;
-        *x = w / 32u;
+        *table = (int)(w / 32u % 2u);
+        *x = w / 64u;
     } else {
         *table = (int)(w / 256u);
         *x = w % 256u;
@@ -103,13 +118,14 @@ static BF_HD void aes_lut_entry(enum aes_lut_variant variant, uint32_t w, int *t
 }
 
 /* Blocks an SM runs at once, for the grid and the kernels' __launch_bounds__
- * (so at most 64 registers a thread: no spills in any kernel, by nvcc
- * -Xptxas -v). 4 x 256 threads; replicated: 4 x 32 KiB of tables. A first
- * choice, not yet measured on the H100. */
-#define AES_LUT_BLOCKS_PER_SM(variant) 4
+ * (no spills in any kernel, by nvcc -Xptxas -v): 4 x 256 threads (at most
+ * 64 registers a thread); replicated 3 x 256 threads (at most 80), the 3 x
+ * 65 KiB of tables (with the 1 KiB each block's system share) that 228 KiB
+ * an SM holds on sm_90. */
+#define AES_LUT_BLOCKS_PER_SM(variant) ((variant) == AES_LUT_REPLICATED ? 3 : 4)
 
-/* Those a GPU of limits `sm` holds: fewer where 4 replicated tables do not
- * fit its shared memory (sm_86, sm_89, sm_120: 3; sm_75: 2). */
+/* Those a GPU of limits `sm` holds: fewer where 3 replicated tables do not
+ * fit its shared memory (replicated: sm_80 2; sm_75, sm_86, sm_89, sm_120 1). */
 static BF_HD int aes_lut_blocks_per_sm(enum aes_lut_variant variant, struct bf_sm_limits sm)
 {
     const uint32_t words = AES_LUT_WORDS(variant) > 0u ? AES_LUT_WORDS(variant) : 4u;

@@ -220,18 +220,18 @@ int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case
                               {"middle rounds: ldc Ti[x]", "middle rounds: ldc Ti[x] (sampled)"},
                               {"last round: ldc T0[x] (S-box byte)",
                                "last round: ldc T0[x] (S-box byte; sampled)"}},
-        [AES_LUT_REPLICATED] = {{"round 1: ld T0[x*32+lane]",
-                                 "round 1: ld T0[x*32+lane] (sampled)"},
-                                {"middle rounds: ld T0[x*32+lane]",
-                                 "middle rounds: ld T0[x*32+lane] (sampled)"},
-                                {"last round: ld T0[x*32+lane] (S-box byte)",
-                                 "last round: ld T0[x*32+lane] (S-box byte; sampled)"}},
+        [AES_LUT_REPLICATED] = {{"round 1: ld T0/T1[x*64+lane]",
+                                 "round 1: ld T0/T1[x*64+lane] (sampled)"},
+                                {"middle rounds: ld T0/T1[x*64+lane]",
+                                 "middle rounds: ld T0/T1[x*64+lane] (sampled)"},
+                                {"last round: ld T0[x*64+lane] (S-box byte)",
+                                 "last round: ld T0[x*64+lane] (S-box byte; sampled)"}},
     };
     const uint32_t words = aes_lut_words(variant);
     const int first = words > 0; /* site 0: the set-up, where there is shared memory */
     const struct bf_access lookup = words > 0 ? bf_ld(4) : bf_ldc(4);
     if (words > 0)
-        sites[0] = site(variant == AES_LUT_REPLICATED ? "setup: st.128 [32 copies of T0]"
+        sites[0] = site(variant == AES_LUT_REPLICATED ? "setup: st.128 [32 copies of T0 and T1]"
                                                       : "setup: st.128 [T0..T3]",
                         bf_st(16));
     for (int i = 0; i < 3; ++i)

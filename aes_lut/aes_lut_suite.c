@@ -30,8 +30,8 @@ static const struct bf_variant variants[AES_LUT_VARIANTS] = {
                                   "8-way"},
     [AES_LUT_CONSTANT] = {"constant", "4 T-tables in constant memory: no shared memory; a warp's "
                                       "about 30 distinct addresses served one after another"},
-    [AES_LUT_REPLICATED] = {"replicated", "T0 in 32 copies, lane j in bank j, rotated for T1-T3 "
-                                          "and the S-box: 1 way on any data"},
+    [AES_LUT_REPLICATED] = {"replicated", "T0 and T1 in 32 copies, lane j in bank j, rotated for "
+                                          "T2-T3, T0 for the S-box: 1 way on any data"},
 };
 
 /* The variants are held to the lookups' bound (path 1), not to memory's: the
@@ -86,7 +86,7 @@ static const struct bf_size quick_sizes[] = {
  * alone. */
 static const struct bf_size bench_sizes[] = {{1, {1073741824}}, {1, {16777216}}};
 /* For ncu: a few blocks, a grid of blocks (the grid is at most 4 blocks an
- * SM: every launch is one wave) and the bench's 1 GiB (many tiles a block).
+ * SM, replicated 3: every launch is one wave) and the bench's 1 GiB (many tiles a block).
  * The model of CTR is exact up to 4 MiB (AES_LUT_MODEL_EXACT) and samples
  * past it, so at 1 GiB tests/hw_check.sh holds the ECB types to ncu exactly
  * (exact at any size: the plaintext repeats) and the sampled CTR types, in a

@@ -139,12 +139,13 @@ static void test_counter(void)
            kinds[3], bad);
 }
 
-/* Replicated: lane j reads bank j for every table and index; one copy: T_i[x]
- * in bank x % 32; every layout's words inside the tables, each (table, x)
- * one word, as aes_lut_entry says. */
+/* Replicated: lane j reads bank j for every table and index, T_i[x] in the
+ * word of T_{i % 2}[x], addressed by one PRMT (x in byte 1, the lane's part
+ * in byte 0); one copy: T_i[x] in bank x % 32; every layout's words inside
+ * the tables, each (table, x) one word, as aes_lut_entry says. */
 static void test_layouts(void)
 {
-    int bad_bank = 0, bad_entry = 0;
+    int bad_bank = 0, bad_entry = 0, bad_perm = 0;
     for (int lane = 0; lane < 32; ++lane)
         for (int t = 0; t < 4; ++t)
             for (uint32_t x = 0; x < 256; ++x) {
@@ -154,15 +155,18 @@ static void test_layouts(void)
                 int table;
                 uint32_t xx;
                 aes_lut_entry(AES_LUT_REPLICATED, w, &table, &xx);
-                bad_entry += table != 0 || xx != x;
+                bad_entry += table != t % 2 || xx != x;
+                const uint32_t part = 4u * aes_lut_word(AES_LUT_REPLICATED, t, 0u, lane);
+                bad_perm += part > 0xffu || aes_lut_byte_perm_address(x, part) != 4u * w;
                 w = aes_lut_word(AES_LUT_SHARED, t, x, lane);
                 bad_bank += w % 32 != x % 32 || w >= aes_lut_words(AES_LUT_SHARED);
                 aes_lut_entry(AES_LUT_SHARED, w, &table, &xx);
                 bad_entry += table != t || xx != x;
             }
-    EXPECT(bad_bank == 0 && bad_entry == 0, "%d off their banks, %d entries wrong", bad_bank,
-           bad_entry);
-    EXPECT_EQ(4 * aes_lut_words(AES_LUT_REPLICATED), 32 * 1024, "replicated: 32 KiB");
+    EXPECT(bad_bank == 0 && bad_entry == 0 && bad_perm == 0,
+           "%d off their banks, %d entries wrong, %d PRMT addresses wrong", bad_bank, bad_entry,
+           bad_perm);
+    EXPECT_EQ(4 * aes_lut_words(AES_LUT_REPLICATED), 64 * 1024, "replicated: 64 KiB");
     EXPECT_EQ(4 * aes_lut_words(AES_LUT_SHARED), 4 * 1024, "one copy: 4 KiB");
     EXPECT_EQ(aes_lut_words(AES_LUT_CONSTANT), 0, "constant: no shared memory");
     /* the grid's shares cover every tile */
@@ -174,11 +178,12 @@ static void test_layouts(void)
                "%lld blocks: grid %lld, share %lld", (long long)nb, (long long)grid,
                (long long)share);
     }
-    /* Other GPUs: 4 blocks of 256 threads an SM, fewer where 4 replicated
-     * tables (4 x 32 KiB) do not fit (common/sm_limits.h). */
+    /* Other GPUs: 4 blocks of 256 threads an SM (replicated 3), fewer where 3
+     * replicated tables (3 x 64 KiB, each with its 1 KiB system share) do not
+     * fit (common/sm_limits.h). */
     static const struct {
         int cc, replicated, shared;
-    } gpus[] = {{90, 4, 4}, {80, 4, 4}, {89, 3, 4}, {86, 3, 4}, {120, 3, 4}, {75, 2, 4}};
+    } gpus[] = {{90, 3, 4}, {80, 2, 4}, {89, 1, 4}, {86, 1, 4}, {120, 1, 4}, {75, 1, 4}};
     for (size_t g = 0; g < sizeof gpus / sizeof *gpus; ++g) {
         const struct bf_sm_limits sm = bf_sm_limits_of(gpus[g].cc);
         EXPECT(aes_lut_blocks_per_sm(AES_LUT_REPLICATED, sm) == gpus[g].replicated &&
@@ -348,11 +353,11 @@ static void test_model(void)
     EXPECT(aes_lut_model_launch(AES_LUT_CONSTANT, &c, 17, &bf_rules_sm90, sites) == 3 &&
                sites[0].requests == 0,
            "constant, ECB of 17 bytes: no launch");
-    /* set-up: 4 KiB or 32 KiB of 16-byte stores, 4 wavefronts a request, each block */
+    /* set-up: 4 KiB or 64 KiB of 16-byte stores, 4 wavefronts a request, each block */
     aes_lut_case_make(&c, AES_LUT_CTR, AES_LUT_RANDOM, 16, 1);
     aes_lut_model_launch(AES_LUT_REPLICATED, &c, 16 * AES_LUT_TILE * 3, &bf_rules_sm90, sites);
-    EXPECT(sites[0].requests == 3 * 64 && sites[0].wavefronts == 3 * 256,
-           "replicated set-up: 64 requests of 4 wavefronts, 3 blocks: %llu",
+    EXPECT(sites[0].requests == 3 * 128 && sites[0].wavefronts == 3 * 512,
+           "replicated set-up: 128 requests of 4 wavefronts, 3 blocks: %llu",
            (unsigned long long)sites[0].wavefronts);
 }
 
