@@ -207,6 +207,7 @@ int bf_bench_end(struct bf_bench *b, double data_bytes, int warm)
         l2 = "flushed";
         opts.flush_bytes = 2 * ctx->dev->l2_bytes;
         BF_CHECK(cudaMalloc(&flush, opts.flush_bytes));
+        BF_CHECK(cudaMemset(flush, 1, opts.flush_bytes));
         opts.flush = flush;
     }
 

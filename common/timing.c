@@ -77,7 +77,7 @@ static cudaError_t time_batch(bf_launch_fn fn, void *arg, cudaStream_t stream,
         if (clock)
             err = bf_clock_stamp(&stamp[2 * i], o->sms, stream);
         if (err == cudaSuccess && o->flush != NULL)
-            err = cudaMemsetAsync(o->flush, i & 0xff, o->flush_bytes, stream);
+            err = bf_l2_flush(o->flush, o->flush_bytes, stream);
         if (err == cudaSuccess)
             err = cudaEventRecord(ev[2 * i], stream);
         if (err == cudaSuccess)

@@ -1,7 +1,7 @@
 /* Timing device work with CUDA events: warm-up, then repetitions until the
  * noise is under a bound or a cap is hit; median, min, max. Several pieces
  * of work can be timed side by side, their repetitions in turns. An optional L2
- * flush runs between repetitions, outside the timed region. As nvbench does,
+ * flush (bf_l2_flush) runs between repetitions, outside the timed region. As nvbench does,
  * the SM clock is read around every repetition (common/sm_clock.h), and one
  * taken while the GPU throttled (clock under a fraction of its maximum) is
  * discarded, counted, and retaken after a pause. */
@@ -26,7 +26,7 @@ struct bf_timing_opts {
     int max_reps;        /* at most this many */
     double max_seconds;  /* and stop once this much wall time is spent */
     double noise_target; /* stop once noise <= this (0.01 = 1%) */
-    void *flush;         /* if not NULL, written before every launch to evict L2 */
+    void *flush;         /* if not NULL, read before every launch (bf_l2_flush) */
     size_t flush_bytes;
     int sms;                  /* the GPU's SMs, for the clock stamps */
     double max_mhz;           /* the SM clock's maximum; 0: no clock check */
@@ -41,6 +41,12 @@ struct bf_timing {
     int throttled; /* reps discarded for a throttled clock (not in reps) */
     double mhz;    /* median SM clock over the kept reps; 0: not read */
 };
+
+/* Reads bytes of buf (device memory of at least twice L2's size, written
+ * once with equal bytes) so that L2 holds only its lines, all clean: the
+ * launch after it starts with nothing of its own cached and nothing to
+ * write back. */
+cudaError_t bf_l2_flush(const void *buf, size_t bytes, cudaStream_t stream);
 
 /* Defaults: 3 warm-ups, 20..1000 reps, 2 s, 1% noise, no flush; no clock
  * check until sms and max_mhz are set, then reps under 60% of max_mhz are
