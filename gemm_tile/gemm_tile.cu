@@ -27,11 +27,13 @@
 
 #include "gemm_tile/gemm_tile.h"
 #include "gemm_tile/gemm_tile_layout.h"
+#include "gemm_tile/gemm_tile_refusal.h"
 #include "gemm_tile/gemm_tile_store.cuh"
 
 /* The wgmma variants live in gemm_tile_wgmma.cu (sm_90a), reached through
- * gemm_tile_wgmma.h. A copy of this lesson without that header has no
- * wgmma variants, and they say so as a build without sm_90a code does
+ * gemm_tile_wgmma.h, whose entry checks its arguments again for a copy of
+ * that path alone. A copy of this lesson without that header has no wgmma
+ * variants, and they say so as a build without sm_90a code does
  * (gemm_tile_wgmma_absent.c). */
 #if __has_include("gemm_tile/gemm_tile_wgmma.h")
 #include "gemm_tile/gemm_tile_wgmma.h"
@@ -473,8 +475,7 @@ template <typename Out>
 static cudaError_t launch(enum gemm_tile_variant variant, Out *c, const uint16_t *a,
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream)
 {
-    if (c == NULL || a == NULL || b == NULL || (uintptr_t)a % 16 != 0 || (uintptr_t)b % 16 != 0 ||
-        gemm_tile_refusal(variant, m, n, k) != NULL)
+    if (gemm_tile_launch_refusal(variant, c, a, b, m, n, k) != NULL)
         return cudaErrorInvalidValue;
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
     switch (variant) {

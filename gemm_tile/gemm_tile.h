@@ -11,6 +11,8 @@
  *     tensor memory accelerator (TMA), which writes them already swizzled, and
  *     multiplied by wgmma.mma_async straight from shared memory. Its four
  *     variants are the layouts wgmma accepts (gemm_tile_wgmma_layout.h).
+ *     Copied without gemm_tile.cu, its entry is gemm_tile_wgmma_launch
+ *     (gemm_tile_wgmma.h), which refuses what these functions refuse.
  *
  *     gemm_tile_f32(GEMM_TILE_WGMMA_SW128, d_c, d_a, d_b, m, n, k, stream);
  *
@@ -64,13 +66,14 @@ enum gemm_tile_variant {
  * (counted as 128 x 128 elements each), a null pointer, or a or b not 16-byte
  * aligned;
  * for the wgmma variants also m, n or k of 2^31 or more (TMA's coordinates
- * are 32-bit). A wgmma variant returns cudaErrorNoKernelImageForDevice, and
- * launches nothing, on a GPU that is not compute capability 9.0 or from a
- * build without sm_90a code; an mma.sync variant on a GPU below compute
- * capability 8.0 (cp.async, mma.m16n8k16), from a build without code for
- * 8.0 or later, and `padded` where a block may not have the 108 KiB of its
- * narrow tile's stages (sm_86, sm_89, sm_120: 99 KiB). gemm_tile_supported
- * says which beforehand.
+ * are 32-bit). One rule decides: gemm_tile_refusal.h. A wgmma variant
+ * returns cudaErrorNoKernelImageForDevice, and launches nothing, on a GPU
+ * that is not compute capability 9.0 or from a build without sm_90a code;
+ * an mma.sync variant on a GPU below compute capability 8.0 (cp.async,
+ * mma.m16n8k16), from a build without code for 8.0 or later, and `padded`
+ * where a block may not have the 108 KiB of its narrow tile's stages
+ * (sm_86, sm_89, sm_120: 99 KiB). gemm_tile_supported says which
+ * beforehand.
  * Else the launch's error. */
 cudaError_t gemm_tile_f32(enum gemm_tile_variant variant, float *c, const uint16_t *a,
                           const uint16_t *b, int64_t m, int64_t n, int64_t k, cudaStream_t stream);

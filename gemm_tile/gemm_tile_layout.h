@@ -35,14 +35,13 @@
 #ifndef BANKFREE_GEMM_TILE_LAYOUT_H
 #define BANKFREE_GEMM_TILE_LAYOUT_H
 
-#include <limits.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hostdev.h"
 #include "common/sm_limits.h"
 #include "common/swizzle.h"
 #include "gemm_tile/gemm_tile.h"
+#include "gemm_tile/gemm_tile_grouped_order.h"
 
 /* The block and warp tiles. A probe may set them with -D (the tile sizes it
  * times); the family is built, modelled and tested with these defaults. */
@@ -290,42 +289,6 @@ static BF_HD int gemm_tile_bn_fitting(enum gemm_tile_variant variant, int64_t m,
                : 0;
 }
 
-/* Why gemm_tile_f32 and gemm_tile_f16 refuse an m x n x k launch of
- * `variant` with cudaErrorInvalidValue (NULL: they run it; they refuse NULL
- * pointers and A or B not 16-byte aligned too). The launcher and the
- * runner's refusals both ask this, so one rule decides. */
-static inline const char *gemm_tile_refusal(enum gemm_tile_variant variant, int64_t m, int64_t n,
-                                            int64_t k)
-{
-    if ((unsigned)variant >= GEMM_TILE_VARIANTS)
-        return "no such variant";
-    if (m < 1 || n < 1)
-        return "M or N below 1";
-    if (k < 8 || k % 8 != 0)
-        return "K not a positive multiple of 8";
-    if (gemm_tile_tiles_m(m) > INT_MAX / gemm_tile_tiles_n(n, GEMM_TILE_BN_NARROW))
-        return "more than 2^31 - 1 tiles of C"; /* in the mma.sync kernel's narrow tile */
-    if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS && (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX))
-        return "M, N or K of 2^31 or more (TMA's coordinates are 32-bit)";
-    return NULL;
-}
-
-/* Tile `index` of a tiles_m x tiles_n grid of tiles in "grouped" order: down
- * `group` rows of tiles, column after column. Blocks run roughly in order, a
- * wave at a time; taken row by row, a wave would read a few rows of A tiles
- * and every column of B. Grouped, a wave reads about as many rows as
- * columns, and fetches fewer bytes from DRAM for the same multiplies
- * (Triton's "grouped ordering", OpenAI Triton tutorial "Matrix
- * Multiplication"). */
-static BF_HD void gemm_tile_grouped_tile(int64_t index, int64_t tiles_m, int64_t tiles_n,
-                                         int64_t group, int64_t *tile_m, int64_t *tile_n)
-{
-    const int64_t group_tiles = group * tiles_n, first = index / group_tiles * group;
-    const int64_t rows = tiles_m - first < group ? tiles_m - first : group;
-    const int64_t in_group = index % group_tiles;
-    *tile_m = first + in_group % rows;
-    *tile_n = in_group / rows;
-}
 /* The tile of C (row tile_m, column tile_n) that block `block` computes. */
 static BF_HD void gemm_tile_block_tile(int64_t block, int64_t tiles_m, int64_t tiles_n,
                                        int64_t *tile_m, int64_t *tile_n)

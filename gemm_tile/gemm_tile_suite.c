@@ -25,6 +25,7 @@
 #include "gemm_tile/gemm_tile_ceiling.h"
 #include "gemm_tile/gemm_tile_model.h"
 #include "gemm_tile/gemm_tile_ref.h"
+#include "gemm_tile/gemm_tile_refusal.h"
 
 extern const struct bf_family gemm_tile_family;
 

@@ -584,10 +584,15 @@ extern "C" int gemm_tile_wgmma_built(void)
     return 1;
 }
 
+/* The path's entry (gemm_tile_wgmma.h). It checks its arguments itself,
+ * although gemm_tile.cu's launchers have, so that this path copies without
+ * them. */
 extern "C" cudaError_t gemm_tile_wgmma_launch(enum gemm_tile_variant variant, void *c, int c_f16,
                                               const uint16_t *a, const uint16_t *b, int64_t m,
                                               int64_t n, int64_t k, cudaStream_t stream)
 {
+    if (gemm_tile_wgmma_refusal(variant, c, a, b, m, n, k) != NULL)
+        return cudaErrorInvalidValue;
     if (c_f16)
         return launch(variant, static_cast<__half *>(c), a, b, m, n, k, stream);
     return launch(variant, static_cast<float *>(c), a, b, m, n, k, stream);

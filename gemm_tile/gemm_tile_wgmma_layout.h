@@ -33,7 +33,7 @@
 #include "common/hostdev.h"
 #include "common/swizzle.h"
 #include "gemm_tile/gemm_tile.h"
-#include "gemm_tile/gemm_tile_layout.h"
+#include "gemm_tile/gemm_tile_grouped_order.h"
 
 #define GEMM_TILE_WGMMA_BM         128 /* rows of C (and of the A tile) a block computes */
 #define GEMM_TILE_WGMMA_BN         256 /* columns of C (rows of the B tile) */

@@ -15,6 +15,8 @@
 #include "gemm_tile/gemm_tile_model.h"
 #include "gemm_tile/gemm_tile_wgmma_layout.h"
 #include "gemm_tile/gemm_tile_ref.h"
+#include "gemm_tile/gemm_tile_refusal.h"
+#include "gemm_tile/gemm_tile_wgmma.h"
 #include "tests/unit.h"
 
 static const char *const names[GEMM_TILE_VARIANTS] = {
@@ -1159,6 +1161,47 @@ static void test_wgmma_emulated(void)
         }
 }
 
+/* The one refusal rule both paths ask (gemm_tile.h's list), and the Hopper
+ * entry's, which also refuses the mma.sync variants. */
+static void test_refusals(void)
+{
+    static _Alignas(16) uint16_t ab[16];
+    static _Alignas(16) float c[2];
+    const int64_t big = (int64_t)1 << 31, side = 128 * 46341; /* 46341^2 tiles > 2^31 - 1 */
+    for (int v = 0; v < GEMM_TILE_VARIANTS; ++v) {
+        const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+        const int wgmma = v >= GEMM_TILE_MMA_SYNC_VARIANTS;
+        EXPECT(gemm_tile_launch_refusal(var, c, ab, ab, 1, 1, 8) == NULL, "%s: 1x1x8 refused",
+               names[v]);
+        EXPECT(gemm_tile_launch_refusal(var, c + 1, ab, ab, 3, 5, 64) == NULL,
+               "%s: C one element in refused", names[v]);
+        const char *bad[] = {gemm_tile_refusal(var, 1, 1, 12),
+                             gemm_tile_refusal(var, 1, 1, 0),
+                             gemm_tile_refusal(var, 0, 1, 8),
+                             gemm_tile_refusal(var, 1, -1, 8),
+                             gemm_tile_refusal(var, side, side, 8),
+                             gemm_tile_launch_refusal(var, NULL, ab, ab, 1, 1, 8),
+                             gemm_tile_launch_refusal(var, c, NULL, ab, 1, 1, 8),
+                             gemm_tile_launch_refusal(var, c, ab, NULL, 1, 1, 8),
+                             gemm_tile_launch_refusal(var, c, ab + 1, ab, 1, 1, 8),
+                             gemm_tile_launch_refusal(var, c, ab, ab + 4, 1, 1, 8)};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+            EXPECT(bad[i] != NULL, "%s: bad launch %zu not refused", names[v], i);
+        EXPECT(gemm_tile_refusal(var, side - 128, side - 128, 8) == NULL,
+               "%s: 46340^2 tiles refused", names[v]);
+        EXPECT((gemm_tile_refusal(var, big, 1, 8) != NULL) == wgmma &&
+                   (gemm_tile_refusal(var, 1, big, 8) != NULL) == wgmma &&
+                   (gemm_tile_refusal(var, 1, 1, big) != NULL) == wgmma,
+               "%s: M, N or K of 2^31 %s", names[v], wgmma ? "not refused" : "refused");
+        EXPECT((gemm_tile_wgmma_refusal(var, c, ab, ab, 1, 1, 8) == NULL) == wgmma,
+               "%s: the Hopper entry %s it", names[v], wgmma ? "refuses" : "takes");
+    }
+    EXPECT(gemm_tile_refusal(GEMM_TILE_VARIANTS, 1, 1, 8) != NULL &&
+               gemm_tile_refusal((enum gemm_tile_variant)(-1), 1, 1, 8) != NULL &&
+               gemm_tile_wgmma_refusal((enum gemm_tile_variant)(-1), c, ab, ab, 1, 1, 8) != NULL,
+           "a variant out of range not refused");
+}
+
 int main(void)
 {
     test_layouts();
@@ -1178,5 +1221,6 @@ int main(void)
     test_wgmma_model();
     test_wgmma_order();
     test_wgmma_emulated();
+    test_refusals();
     return unit_finish("test_gemm_tile");
 }
