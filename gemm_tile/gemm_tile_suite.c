@@ -135,12 +135,21 @@ static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
                                           {3, {2048, 2048, 512}},
                                           {3, {4096, 4096, 4096}}};
 
-/* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024) and one of
- * a transformer's MLP shapes with an odd M (edge tiles). */
+/* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024), and a
+ * transformer layer's linear layers, y = x W^T with W stored N x K
+ * row-major (this TN layout): M tokens 128, 512, 1000 (edge tiles) and
+ * 4096 by N x K of 4096 x 4096 (attention), 11008 x 4096 and 4096 x 11008
+ * (Llama 2 7B's MLP up and down), 14336 x 4096 (Llama 3 8B's MLP up);
+ * 4096 x 4096 x 4096 is a cube already. */
 static const struct bf_size sweep_sizes[] = {
-    {3, {256, 256, 256}},    {3, {512, 512, 512}},     {3, {1024, 1024, 1024}},
-    {3, {2048, 2048, 2048}}, {3, {4096, 4096, 4096}},  {3, {8192, 8192, 8192}},
-    {3, {8192, 1024, 8192}}, {3, {1000, 11008, 4096}},
+    {3, {256, 256, 256}},     {3, {512, 512, 512}},     {3, {1024, 1024, 1024}},
+    {3, {2048, 2048, 2048}},  {3, {4096, 4096, 4096}},  {3, {8192, 8192, 8192}},
+    {3, {8192, 1024, 8192}},  {3, {128, 4096, 4096}},   {3, {128, 11008, 4096}},
+    {3, {128, 4096, 11008}},  {3, {128, 14336, 4096}},  {3, {512, 4096, 4096}},
+    {3, {512, 11008, 4096}},  {3, {512, 4096, 11008}},  {3, {512, 14336, 4096}},
+    {3, {1000, 4096, 4096}},  {3, {1000, 11008, 4096}}, {3, {1000, 4096, 11008}},
+    {3, {1000, 14336, 4096}}, {3, {4096, 11008, 4096}}, {3, {4096, 4096, 11008}},
+    {3, {4096, 14336, 4096}},
 };
 
 /* Above this many multiply-adds the expected C comes from cublasGemmEx (fp32
