@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "common/timing.h"
 
 #define CHECK(call)                                                                                \
     do {                                                                                           \
@@ -30,28 +33,23 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Reads n words and writes nothing (the branch is never taken). */
-__global__ void read_all(const unsigned *p, size_t n, unsigned *never)
+/* Whether FLUSH=write is in the environment: the probes then flush L2 by
+ * writing (dirty lines, written back while the next kernel runs), as the
+ * bench did before it flushed by reading (docs/notes/transpose/runs.md). */
+static inline int flush_by_writing(void)
 {
-    unsigned x = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        x ^= p[i];
-    if (x == 0x9e3779b9u)
-        *never = x;
+    const char *how = getenv("FLUSH");
+    return how != NULL && strcmp(how, "write") == 0;
 }
 
-/* Flushes the L2 by writing `bytes` of `flush` (dirty lines, written back
- * while the next kernel runs, as the bench does) or, by_reading, by
- * reading them (clean lines). */
-static inline void flush_l2(void *flush, size_t bytes, int by_reading, int rep)
+/* Flushes the L2 before a timed rep as the bench does, by reading `bytes` of
+ * `flush` (bf_l2_flush: clean lines), or by writing them (above). */
+static inline void flush_l2(void *flush, size_t bytes, int rep)
 {
-    if (by_reading) {
-        read_all<<<1056, 512>>>((const unsigned *)flush, bytes / 4, (unsigned *)flush);
-        CHECK(cudaGetLastError());
-    } else {
+    if (flush_by_writing())
         CHECK(cudaMemsetAsync(flush, rep & 0xff, bytes, 0));
-    }
+    else
+        CHECK(bf_l2_flush(flush, bytes, 0));
 }
 
 #endif

@@ -33,7 +33,8 @@
  * packed kernel byte for byte and times both beside cudaMemcpyAsync of the
  * same bytes, L2 flushed before every rep, reps interleaved, medians. On a
  * GPU machine, from the repository root:
- *   nvcc -O3 -arch=sm_90 -I. transpose/probes/cp_async_cells.cu -o cells && ./cells
+ *   nvcc -O3 -arch=sm_90 -I. transpose/probes/cp_async_cells.cu common/l2_flush.cu \
+ *        -o cells && ./cells
  * (-DWARPS, -DMIN_BLOCKS, -DTILE_ROWS, -DCHUNKS: the shapes
  * docs/notes/transpose/ compares; the defaults are the fastest measured). */
 #include <stdint.h>
@@ -168,7 +169,7 @@ static void measure(int64_t rows, int64_t cols, unsigned char *in, unsigned char
     static float ms[3][REPS];
     for (int rep = -5; rep < REPS; ++rep)
         for (int k = 0; k < 3; ++k) {
-            flush_l2(flush, FLUSH_BYTES, 0, rep);
+            flush_l2(flush, FLUSH_BYTES, rep);
             CHECK(cudaEventRecord(start, 0));
             run<E>(k, out, in, rows, cols);
             CHECK(cudaEventRecord(stop, 0));

@@ -1,7 +1,7 @@
 /* What a tiled transpose's global accesses reach on their own, at every
  * element size, at odd shapes and at squares: issue 23 asks 0.95 of copy at
  * 7919x8209. Five contenders, their reps interleaved, timed as `bankfree
- * bench` times (L2 flushed by a write where the data is under 4x L2, else
+ * bench` times (L2 flushed by a read where the data is under 4x L2, else
  * cold; medians), each as a fraction of the faster copy:
  *   memcpy,        cudaMemcpyAsync and the bench's copy kernel
  *   copy kernel    (bf_copy_ceiling, bf_copy_kernel_ceiling);
@@ -27,9 +27,9 @@
  * the pattern's, not the tile's. On a GPU machine, after a build:
  *   cmake --build build --target transpose_probe_odd_bound &&
  *   build/transpose/transpose_probe_odd_bound [ELEM_BYTES ROWS COLS]
- * (one case, or the list below). FLUSH=read in the environment flushes by
- * reading twice the L2 (clean lines) where the bench writes it (dirty lines,
- * written back while the next kernel runs); FLUSH=none never flushes. */
+ * (one case, or the list below). FLUSH=write in the environment flushes by
+ * writing twice the L2 (dirty lines, as the bench did before it read: check.h);
+ * FLUSH=none never flushes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +158,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [ELEM_BYTES (1, 2, 4, 8, 16) ROWS COLS (>= 1)]\n", argv[0]);
         return 1;
     }
-    const char *how = getenv("FLUSH") != NULL ? getenv("FLUSH") : "write";
-    const bool read_flush = strcmp(how, "read") == 0, no_flush = strcmp(how, "none") == 0;
+    const bool no_flush = getenv("FLUSH") != NULL && strcmp(getenv("FLUSH"), "none") == 0;
     size_t most = 0;
     for (size_t c = 0; c < count; ++c)
         if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
@@ -190,7 +189,7 @@ int main(int argc, char **argv)
         for (int rep = -3; rep < REPS; ++rep)
             for (int k = 0; k < CONTENDERS; ++k) {
                 if (flushed)
-                    flush_l2(flush, 2 * (size_t)l2, read_flush, rep);
+                    flush_l2(flush, 2 * (size_t)l2, rep);
                 CHECK(cudaEventRecord(start, 0));
                 launch(k, out, in, rows, cols, e);
                 CHECK(cudaEventRecord(stop, 0));
@@ -205,9 +204,9 @@ int main(int argc, char **argv)
         }
         const float copy = median[0] < median[1] ? median[0] : median[1];
         printf("%2d %5lldx%-5lld %8s", e, (long long)rows, (long long)cols,
-               !flushed     ? "cold"
-               : read_flush ? "read"
-                            : "flushed");
+               !flushed             ? "cold"
+               : flush_by_writing() ? "written"
+                                    : "flushed");
         for (int k = 0; k < CONTENDERS; ++k)
             printf(" %16.1f  %8.3f", median[k] * 1e3, copy / median[k]);
         printf("\n");

@@ -15,7 +15,8 @@
  * kernel's fraction of the copy. If the tiled copy falls as the transpose
  * does at the misaligned shapes, the rows' alignment is the cost, not the
  * tile. On a GPU machine, from the repository root:
- *   nvcc -O3 -arch=sm_90 -I. transpose/probes/odd_rows.cu -lcublas -o odd_rows && ./odd_rows */
+ *   nvcc -O3 -arch=sm_90 -I. transpose/probes/odd_rows.cu transpose/transpose_packed.cu \
+ *        common/l2_flush.cu -lcublas -o odd_rows && ./odd_rows */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,7 @@ int main(void)
         static float ms[KERNELS][REPS];
         for (int rep = -5; rep < REPS; ++rep)
             for (int k = 0; k < KERNELS; ++k) {
-                flush_l2(flush, FLUSH_BYTES, 0, rep);
+                flush_l2(flush, FLUSH_BYTES, rep);
                 CHECK(cudaEventRecord(start, 0));
                 launch(k, blas, out, in, rows, cols);
                 CHECK(cudaEventRecord(stop, 0));

@@ -21,7 +21,8 @@
  * If the 128-byte rows fall behind the 256-byte ones by what separates the
  * packed tiles from fp32's, wider packed tiles are the fix for issue "every
  * element size". On a GPU machine, from the repository root:
- *   nvcc -O3 -arch=sm_90 -I. transpose/probes/segments.cu -o segments && ./segments */
+ *   nvcc -O3 -arch=sm_90 -I. transpose/probes/segments.cu common/l2_flush.cu \
+ *        -o segments && ./segments */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,7 @@ int main(void)
     static float ms[16][REPS];
     for (int rep = -5; rep < REPS; ++rep)
         for (int k = 0; k < kernels; ++k) {
-            flush_l2(flush, FLUSH_BYTES, 0, rep);
+            flush_l2(flush, FLUSH_BYTES, rep);
             CHECK(cudaEventRecord(start, 0));
             if (k == 0) {
                 flat_copy<<<132 * 8, THREADS>>>((uint4 *)out, (const uint4 *)in, bytes / 16);

@@ -3,10 +3,11 @@
  * run, L2 flushed before every rep, the reps of the three interleaved. On a
  * GPU machine, from the repository root, one binary per shape:
  *   nvcc -O3 -arch=sm_90 -I. -DTRANSPOSE_TILE_ROWS=64 -DTRANSPOSE_TILE_COLS_LOG2=6 \
- *        -DTRANSPOSE_BLOCK_ROWS=8 transpose/probes/tile_shape.cu -lcublas -o shape && ./shape
- * With FLUSH=read in the environment the L2 is flushed by reading a buffer
- * twice its size (clean lines) instead of writing it (dirty lines, as the
- * bench does): what the kernels pay for writing back what was there.
+ *        -DTRANSPOSE_BLOCK_ROWS=8 transpose/probes/tile_shape.cu transpose/transpose_packed.cu \
+ *        common/l2_flush.cu -lcublas -o shape && ./shape
+ * L2 is flushed by reading a buffer twice its size (clean lines), as the
+ * bench does; with FLUSH=write in the environment by writing it (dirty
+ * lines): what the kernels pay for writing back what was there.
  * It prints, per matrix, each kernel's median time and its ratio to
  * cublasSgeam, after checking both kernels' output against cuBLAS's. */
 #include <stdio.h>
@@ -56,9 +57,8 @@ int main(void)
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
-    const int read_flush = getenv("FLUSH") != NULL && strcmp(getenv("FLUSH"), "read") == 0;
     CHECK(cudaMemset(flush, 1, FLUSH_BYTES));
-    printf("flush by %s; ", read_flush ? "reading" : "writing");
+    printf("flush by %s; ", flush_by_writing() ? "writing" : "reading");
     printf("tile %dx%d, %d threads, %d steps\n", TRANSPOSE_TILE_ROWS, TRANSPOSE_TILE_COLS,
            TRANSPOSE_THREADS, transpose_steps(TRANSPOSE_PADDED, 4));
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s) {
@@ -85,7 +85,7 @@ int main(void)
         static float ms[KERNELS][REPS];
         for (int rep = -5; rep < REPS; ++rep)
             for (int i = 0; i < KERNELS; ++i) {
-                flush_l2(flush, FLUSH_BYTES, read_flush, rep);
+                flush_l2(flush, FLUSH_BYTES, rep);
                 CHECK(cudaEventRecord(start, 0));
                 launch(i, blas, out, in, rows, cols);
                 CHECK(cudaEventRecord(stop, 0));

@@ -11,7 +11,8 @@ $s
 E
     nvcc -O3 -arch=sm_90 -I. -DTRANSPOSE_TILE_ROWS="$rows" -DTRANSPOSE_TILE_COLS_LOG2="$log2" \
         -DTRANSPOSE_BLOCK_ROWS="$block" -DTRANSPOSE_MIN_BLOCKS="$min" \
-        transpose/probes/tile_shape.cu -lcublas -o "$out/shape_$rows.$log2.$block.$min" &
+        transpose/probes/tile_shape.cu transpose/transpose_packed.cu common/l2_flush.cu \
+        -lcublas -o "$out/shape_$rows.$log2.$block.$min" &
 done
 wait
 for s in $shapes; do
