@@ -1,8 +1,9 @@
 /* AES-CTR and AES-ECB from T-tables in three homes: one shared copy, constant
- * memory, and 32 shared copies of T_0 and T_1 laid out per lane
- * (aes_lut_layout.h). One kernel body serves all three; they differ only in
- * `lookup` (and replicated in the rotation of T_2 and T_3) and in what a
- * block writes to shared memory before it starts. */
+ * memory, and 32 shared copies laid out per lane, of T_0 and T_1 or of T_0
+ * alone, as the GPU's shared memory allows (aes_lut_layout.h). One kernel
+ * body serves all four layouts; they differ only in `lookup` (and T0T1 in
+ * the rotation of T_2 and T_3) and in what a block writes to shared memory
+ * before it starts. */
 #include "aes_lut/aes_lut.h"
 #include "aes_lut/aes_lut_layout.h"
 
@@ -51,7 +52,7 @@ static const uint32_t t0_host[256] = {AES_LUT_T0};
 static __device__ const uint32_t t0_global[256] = {AES_LUT_T0};
 
 /* The constant variant's four tables, T_i = T_0 rotated right by 8i bits, as
- * one array: T_i[x] is word aes_lut_word(AES_LUT_CONSTANT, i, x, lane). */
+ * one array: T_i[x] is word aes_lut_word(AES_LUT_LAYOUT_CONSTANT, i, x, lane). */
 static __constant__ uint32_t t_constant[1024] = {
     0xc66363a5u, 0xf87c7c84u, 0xee777799u, 0xf67b7b8du, 0xfff2f20du, 0xd66b6bbdu, 0xde6f6fb1u,
     0x91c5c554u, 0x60303050u, 0x02010103u, 0xce6767a9u, 0x562b2b7du, 0xe7fefe19u, 0xb5d7d762u,
@@ -214,13 +215,13 @@ struct aes_lut_params {
 };
 
 /* A block's tables (none for the constant variant): dynamic shared memory,
- * since replicated's 64 KiB is past the 48 KiB a static array may have. */
+ * since T0T1's 64 KiB is past the 48 KiB a static array may have. */
 extern __shared__ uint4 aes_lut_smem[];
 
 /* Where this lane's lookups start: `mine`, the 32-bit shared-memory address
- * of the lane's copy (shared; nvcc then adds the lane's part once, not once
- * a lookup); `part[t]`, replicated's byte 0 of the address of its T_t,
- * 4 * aes_lut_word(V, t, 0, lane) (aes_lut_byte_perm_address). */
+ * of the lane's copy (shared, T0; nvcc then adds the lane's part once, not
+ * once a lookup); `part[t]`, T0T1's byte 0 of the address of its T_t,
+ * 4 * aes_lut_word(L, t, 0, lane) (aes_lut_byte_perm_address). */
 struct aes_lut_lane {
     uint32_t mine;
     uint32_t part[2];
@@ -236,23 +237,29 @@ static __device__ __forceinline__ uint32_t rotate16(uint32_t x)
     return __byte_perm(x, x, 0x1032);
 }
 
-/* T_table[x], x byte k (0: the lowest) of w, as this lane reads it. The
- * replicated variant holds T_0 and T_1 and returns T_{table % 2}[x]: T_2 and
- * T_3 are those rotated by 16 bits, which the round applies once to their
- * sum. Its address is one PRMT: x into byte 1 of the lane's part. */
-template <enum aes_lut_variant V>
+/* T_table[x], x byte k (0: the lowest) of w, as this lane reads it. T0T1
+ * holds T_0 and T_1 and returns T_{table % 2}[x]: T_2 and T_3 are those
+ * rotated by 16 bits, which the round applies once to their sum. Its address
+ * is one PRMT: x into byte 1 of the lane's part. T0 holds T_0 alone and
+ * rotates it right by 8 x table bits. */
+template <enum aes_lut_layout L>
 static __device__ __forceinline__ uint32_t lookup(const aes_lut_lane &l, int table, uint32_t w,
                                                   int k)
 {
-    if constexpr (V == AES_LUT_REPLICATED) {
+    if constexpr (L == AES_LUT_LAYOUT_T0T1) {
         const uint32_t at = __byte_perm(w, l.part[table % 2], 0x7604u + 16u * (uint32_t)k);
         return *(const uint32_t *)((const unsigned char *)aes_lut_smem + at);
     } else {
         const uint32_t x = __byte_perm(w, 0, 0x4440u + (uint32_t)k);
-        if constexpr (V == AES_LUT_CONSTANT)
-            return t_constant[aes_lut_entry_word(V, table, x)];
-        return *(const uint32_t *)__cvta_shared_to_generic(l.mine +
-                                                           4u * aes_lut_entry_word(V, table, x));
+        if constexpr (L == AES_LUT_LAYOUT_CONSTANT)
+            return t_constant[aes_lut_entry_word(L, table, x)];
+        const uint32_t t = *(const uint32_t *)__cvta_shared_to_generic(
+            l.mine + 4u * aes_lut_entry_word(L, table, x));
+        if constexpr (L == AES_LUT_LAYOUT_T0) {
+            constexpr uint32_t rotate[4] = {0x3210u, 0x0321u, 0x1032u, 0x2103u}; /* 0-24 bits */
+            return table == 0 ? t : __byte_perm(t, t, rotate[table]);
+        }
+        return t;
     }
 }
 
@@ -262,7 +269,7 @@ static __device__ __forceinline__ uint32_t lookup(const aes_lut_lane &l, int tab
  * r reads, for output column c, T_i of row i of column c + i (ShiftRows),
  * then adds round key r; the last round reads T_0 (the S-box, its byte 2)
  * and gathers the 4 bytes of a column with 3 PRMTs, already byte-swapped. */
-template <enum aes_lut_variant V, int ROUNDS, int K>
+template <enum aes_lut_layout L, int ROUNDS, int K>
 static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const aes_lut_lane &l,
                                                const struct aes_lut_params &p)
 {
@@ -284,13 +291,13 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const aes_lut_l
             uint32_t t[4];
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
-                const uint32_t a = lookup<V>(l, 0, s[k][c], 3),
-                               b = lookup<V>(l, 1, s[k][(c + 1) & 3], 2),
-                               x = lookup<V>(l, 2, s[k][(c + 2) & 3], 1),
-                               y = lookup<V>(l, 3, s[k][(c + 3) & 3], 0), key = p.rk[4 * r + c];
-                /* replicated: T_2 ^ T_3 ^ key = rotate16(T_0 ^ T_1 ^ rotate16(key)) */
+                const uint32_t a = lookup<L>(l, 0, s[k][c], 3),
+                               b = lookup<L>(l, 1, s[k][(c + 1) & 3], 2),
+                               x = lookup<L>(l, 2, s[k][(c + 2) & 3], 1),
+                               y = lookup<L>(l, 3, s[k][(c + 3) & 3], 0), key = p.rk[4 * r + c];
+                /* T0T1: T_2 ^ T_3 ^ key = rotate16(T_0 ^ T_1 ^ rotate16(key)) */
                 t[c] = a ^ b ^
-                       (V == AES_LUT_REPLICATED ? rotate16(x ^ y ^ rotate16(key)) : x ^ y ^ key);
+                       (L == AES_LUT_LAYOUT_T0T1 ? rotate16(x ^ y ^ rotate16(key)) : x ^ y ^ key);
             }
 #pragma unroll
             for (int c = 0; c < 4; ++c)
@@ -302,10 +309,10 @@ static __device__ __forceinline__ void encrypt(uint32_t s[K][4], const aes_lut_l
         uint32_t t[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            const uint32_t a = lookup<V>(l, 0, s[k][c], 3),
-                           b = lookup<V>(l, 0, s[k][(c + 1) & 3], 2),
-                           x = lookup<V>(l, 0, s[k][(c + 2) & 3], 1),
-                           y = lookup<V>(l, 0, s[k][(c + 3) & 3], 0);
+            const uint32_t a = lookup<L>(l, 0, s[k][c], 3),
+                           b = lookup<L>(l, 0, s[k][(c + 1) & 3], 2),
+                           x = lookup<L>(l, 0, s[k][(c + 2) & 3], 1),
+                           y = lookup<L>(l, 0, s[k][(c + 3) & 3], 0);
             /* S[.] is byte 2 of each: bytes 0-3 of the column in memory order */
             t[c] = __byte_perm(__byte_perm(a, b, 0x0062), __byte_perm(x, y, 0x6200), 0x7610) ^
                    bswap(p.rk[4 * ROUNDS + c]);
@@ -370,21 +377,21 @@ static __device__ __forceinline__ uint4 block_output(const uint32_t s[4], uint4 
  * t + THREADS, ... of a tile, AES_LUT_PER_THREAD at once (a warp's loads
  * and stores: 32 consecutive 16-byte blocks). The last, partial tile, and
  * unaligned buffers, go one block at a time. */
-template <enum aes_lut_variant V, int ROUNDS, bool CTR, bool ALIGNED>
+template <enum aes_lut_layout L, int ROUNDS, bool CTR, bool ALIGNED>
 __global__ void __launch_bounds__(AES_LUT_THREADS,
-                                  BF_MIN_BLOCKS(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(V)))
+                                  BF_MIN_BLOCKS(AES_LUT_THREADS, AES_LUT_BLOCKS_PER_SM(L)))
     aes_lut_kernel(uint8_t *out, const uint8_t *in, const struct aes_lut_params p)
 {
-    constexpr uint32_t WORDS = AES_LUT_WORDS(V);
+    constexpr uint32_t WORDS = AES_LUT_WORDS(L);
     uint4 *const smem = aes_lut_smem; /* 4 * WORDS bytes, the launch's */
     const int tid = threadIdx.x, lane = tid % 32;
     const aes_lut_lane l = {(uint32_t)__cvta_generic_to_shared(smem) +
-                                4u * aes_lut_lane_word(V, lane),
-                            {4u * aes_lut_word(V, 0, 0u, lane), 4u * aes_lut_word(V, 1, 0u, lane)}};
+                                4u * aes_lut_lane_word(L, lane),
+                            {4u * aes_lut_word(L, 0, 0u, lane), 4u * aes_lut_word(L, 1, 0u, lane)}};
 
     /* Set-up: word w holds T_table[x], T_0[x] rotated by `table` bytes
      * (`if constexpr`: the constant variant has no tables to write). Every
-     * thread writes WORDS / 4 / THREADS vectors (1, or replicated's 16),
+     * thread writes WORDS / 4 / THREADS vectors (1, T0's 8 or T0T1's 16),
      * unrolled so that their loads of T_0 are in flight together. */
     if constexpr (WORDS > 0) {
         static_assert(WORDS / 4 % AES_LUT_THREADS == 0, "whole vectors a thread");
@@ -396,7 +403,7 @@ __global__ void __launch_bounds__(AES_LUT_THREADS,
             for (int j = 0; j < 4; ++j) {
                 int table;
                 uint32_t x;
-                aes_lut_entry(V, 4 * v + j, &table, &x);
+                aes_lut_entry(L, 4 * v + j, &table, &x);
                 const uint32_t t = t0_global[x];
                 w[j] = table == 0 ? t : __funnelshift_r(t, t, 8 * table);
             }
@@ -420,7 +427,7 @@ __global__ void __launch_bounds__(AES_LUT_THREADS,
                     x[k] = load16<true>(in + 16 * b, 16);
                 block_input<CTR>(s[k], x[k], p, b);
             }
-            encrypt<V, ROUNDS, AES_LUT_PER_THREAD>(s, l, p);
+            encrypt<L, ROUNDS, AES_LUT_PER_THREAD>(s, l, p);
             /* CTR's keystream needs no input: its blocks are loaded only now,
              * so they hold no registers through the rounds (at the 64 or 80
              * a thread that 4 or 3 blocks an SM allow). */
@@ -441,7 +448,7 @@ __global__ void __launch_bounds__(AES_LUT_THREADS,
                 const uint4 x = load16<ALIGNED>(in + 16 * b, bytes);
                 uint32_t s[1][4];
                 block_input<CTR>(s[0], x, p, b);
-                encrypt<V, ROUNDS, 1>(s, l, p);
+                encrypt<L, ROUNDS, 1>(s, l, p);
                 store16<ALIGNED>(out + 16 * b, block_output<CTR>(s[0], x), bytes);
             }
         }
@@ -476,13 +483,13 @@ static int expand_key(const uint8_t *key, int key_bytes, uint32_t rk[60])
     return nr;
 }
 
-template <enum aes_lut_variant V, int ROUNDS, bool CTR>
+template <enum aes_lut_layout L, int ROUNDS, bool CTR>
 static cudaError_t launch(uint8_t *out, const uint8_t *in, const struct aes_lut_params &p,
                           int64_t grid, bool aligned, cudaStream_t stream)
 {
     auto kernel =
-        aligned ? aes_lut_kernel<V, ROUNDS, CTR, true> : aes_lut_kernel<V, ROUNDS, CTR, false>;
-    const size_t bytes = 4u * AES_LUT_WORDS(V);
+        aligned ? aes_lut_kernel<L, ROUNDS, CTR, true> : aes_lut_kernel<L, ROUNDS, CTR, false>;
+    const size_t bytes = 4u * AES_LUT_WORDS(L);
     if (bytes > 48 * 1024) { /* above the default limit: ask for it */
         const cudaError_t err =
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
@@ -493,25 +500,31 @@ static cudaError_t launch(uint8_t *out, const uint8_t *in, const struct aes_lut_
     return cudaGetLastError();
 }
 
-template <enum aes_lut_variant V, bool CTR>
-static cudaError_t launch_rounds(int rounds, uint8_t *out, const uint8_t *in,
+template <enum aes_lut_layout L>
+static cudaError_t launch_rounds(bool ctr, int rounds, uint8_t *out, const uint8_t *in,
                                  const struct aes_lut_params &p, int64_t grid, bool aligned,
                                  cudaStream_t stream)
 {
     if (rounds == 10)
-        return launch<V, 10, CTR>(out, in, p, grid, aligned, stream);
+        return ctr ? launch<L, 10, true>(out, in, p, grid, aligned, stream)
+                   : launch<L, 10, false>(out, in, p, grid, aligned, stream);
     if (rounds == 12)
-        return launch<V, 12, CTR>(out, in, p, grid, aligned, stream);
-    return launch<V, 14, CTR>(out, in, p, grid, aligned, stream);
+        return ctr ? launch<L, 12, true>(out, in, p, grid, aligned, stream)
+                   : launch<L, 12, false>(out, in, p, grid, aligned, stream);
+    return ctr ? launch<L, 14, true>(out, in, p, grid, aligned, stream)
+               : launch<L, 14, false>(out, in, p, grid, aligned, stream);
 }
 
-static cudaError_t run(enum aes_lut_variant variant, bool ctr, const uint8_t *key, int key_bytes,
-                       const uint8_t *counter, uint8_t *out, const uint8_t *in, int64_t n,
-                       cudaStream_t stream)
+/* `variant` in `layout`, or, where that is AES_LUT_LAYOUTS, in the layout
+ * this GPU's limits pick for it (aes_lut_layout_of). */
+static cudaError_t run(enum aes_lut_variant variant, enum aes_lut_layout layout, bool ctr,
+                       const uint8_t *key, int key_bytes, const uint8_t *counter, uint8_t *out,
+                       const uint8_t *in, int64_t n, cudaStream_t stream)
 {
-    if ((unsigned)variant >= AES_LUT_VARIANTS || key == NULL ||
-        (key_bytes != 16 && key_bytes != 24 && key_bytes != 32) || (ctr && counter == NULL) ||
-        (n > 0 && (in == NULL || out == NULL)) || aes_lut_refusal(!ctr, n) != NULL)
+    if ((unsigned)variant >= AES_LUT_VARIANTS || (unsigned)layout > AES_LUT_LAYOUTS ||
+        key == NULL || (key_bytes != 16 && key_bytes != 24 && key_bytes != 32) ||
+        (ctr && counter == NULL) || (n > 0 && (in == NULL || out == NULL)) ||
+        aes_lut_refusal(!ctr, n) != NULL)
         return cudaErrorInvalidValue;
     if (n == 0)
         return cudaSuccess;
@@ -532,24 +545,21 @@ static cudaError_t run(enum aes_lut_variant variant, bool ctr, const uint8_t *ke
             cudaSuccess ||
         (err = bf_sm_limits_query(device, &sm)) != cudaSuccess)
         return err;
-    const int64_t grid = aes_lut_grid(variant, p.blocks, sms, sm);
+    if (layout == AES_LUT_LAYOUTS)
+        layout = aes_lut_layout_of(variant, sm);
+    const int64_t grid = aes_lut_grid(layout, p.blocks, sms, sm);
     p.share = aes_lut_share(p.blocks, grid);
     const bool aligned = ((uintptr_t)in | (uintptr_t)out) % 16 == 0;
-    switch (variant) {
-    case AES_LUT_SHARED:
-        return ctr ? launch_rounds<AES_LUT_SHARED, true>(rounds, out, in, p, grid, aligned, stream)
-                   : launch_rounds<AES_LUT_SHARED, false>(rounds, out, in, p, grid, aligned,
-                                                          stream);
-    case AES_LUT_CONSTANT:
-        return ctr ? launch_rounds<AES_LUT_CONSTANT, true>(rounds, out, in, p, grid, aligned,
-                                                           stream)
-                   : launch_rounds<AES_LUT_CONSTANT, false>(rounds, out, in, p, grid, aligned,
-                                                            stream);
+    switch (layout) {
+    case AES_LUT_LAYOUT_SHARED:
+        return launch_rounds<AES_LUT_LAYOUT_SHARED>(ctr, rounds, out, in, p, grid, aligned, stream);
+    case AES_LUT_LAYOUT_CONSTANT:
+        return launch_rounds<AES_LUT_LAYOUT_CONSTANT>(ctr, rounds, out, in, p, grid, aligned,
+                                                      stream);
+    case AES_LUT_LAYOUT_T0T1:
+        return launch_rounds<AES_LUT_LAYOUT_T0T1>(ctr, rounds, out, in, p, grid, aligned, stream);
     default:
-        return ctr ? launch_rounds<AES_LUT_REPLICATED, true>(rounds, out, in, p, grid, aligned,
-                                                             stream)
-                   : launch_rounds<AES_LUT_REPLICATED, false>(rounds, out, in, p, grid, aligned,
-                                                              stream);
+        return launch_rounds<AES_LUT_LAYOUT_T0>(ctr, rounds, out, in, p, grid, aligned, stream);
     }
 }
 
@@ -557,11 +567,22 @@ extern "C" cudaError_t aes_lut_ctr(enum aes_lut_variant variant, const uint8_t *
                                    const uint8_t counter[16], uint8_t *out, const uint8_t *in,
                                    int64_t n, cudaStream_t stream)
 {
-    return run(variant, true, key, key_bytes, counter, out, in, n, stream);
+    return run(variant, AES_LUT_LAYOUTS, true, key, key_bytes, counter, out, in, n, stream);
 }
 
 extern "C" cudaError_t aes_lut_ecb(enum aes_lut_variant variant, const uint8_t *key, int key_bytes,
                                    uint8_t *out, const uint8_t *in, int64_t n, cudaStream_t stream)
 {
-    return run(variant, false, key, key_bytes, NULL, out, in, n, stream);
+    return run(variant, AES_LUT_LAYOUTS, false, key, key_bytes, NULL, out, in, n, stream);
+}
+
+extern "C" cudaError_t aes_lut_run_layout(enum aes_lut_layout layout, int ctr, const uint8_t *key,
+                                          int key_bytes, const uint8_t *counter, uint8_t *out,
+                                          const uint8_t *in, int64_t n, cudaStream_t stream)
+{
+    if ((unsigned)layout >= AES_LUT_LAYOUTS)
+        return cudaErrorInvalidValue;
+    const enum aes_lut_variant variant =
+        layout == AES_LUT_LAYOUT_T0 ? AES_LUT_REPLICATED : (enum aes_lut_variant)layout;
+    return run(variant, layout, ctr != 0, key, key_bytes, counter, out, in, n, stream);
 }

@@ -25,7 +25,8 @@ extern "C" {
 enum aes_lut_variant {
     AES_LUT_SHARED,     /* the 4 T-tables in shared memory, one copy: lanes collide on banks */
     AES_LUT_CONSTANT,   /* the 4 T-tables in constant memory: distinct addresses serialise */
-    AES_LUT_REPLICATED, /* T_0 and T_1, 32 copies: lane j reads bank j only (after Tezcan) */
+    AES_LUT_REPLICATED, /* T_0 and T_1 (T_0 alone on GPUs of less shared memory: aes_lut_layout.h),
+                         * 32 copies: lane j reads bank j only (after Tezcan) */
     AES_LUT_VARIANTS
 };
 

@@ -6,12 +6,13 @@
  * XOR of entries byte 3 of word c, 2 of c + 1, 1 of c + 2 and 0 of c + 3
  * (the cipher's dependence: 16 independent reads a round, 4 blocks a
  * thread), each lane in its own copies of a 256-word table, laid out and
- * addressed as the replicated cipher's T_0 and T_1 (word x * 64 + 32 (i %
- * 2) + lane for row i, so in bank `lane`: one wavefront a read; the address
- * one PRMT); what it leaves out is the cipher's rotation and round keys. It
- * reads and writes the same bytes as the cipher. Not part of the kernel
- * library (the suite's own); it runs outside BF_PROFILED, so ncu's hw test
- * and --counters never profile it. */
+ * addressed as the replicated cipher's tables in the layout it takes on the
+ * GPU (aes_lut_layout_of): T0T1, word x * 64 + 32 (i % 2) + lane for row i,
+ * the address one PRMT; T0, word x * 32 + lane, a PRMT and an IMAD; in bank
+ * `lane` either way, one wavefront a read. What it leaves out is the
+ * cipher's rotations and round keys. It reads and writes the same bytes as
+ * the cipher. Not part of the kernel library (the suite's own); it runs
+ * outside BF_PROFILED, so ncu's hw test and --counters never profile it. */
 #ifndef BANKFREE_AES_LUT_CEILING_H
 #define BANKFREE_AES_LUT_CEILING_H
 

@@ -91,21 +91,20 @@ static uint32_t lookup_byte(const uint32_t s[4], int col, int table)
 
 /* ---- counting ---- */
 
-void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_variant variant,
-                           int table, int sbox, const uint32_t x[32], uint32_t active,
-                           struct bf_site *s)
+void aes_lut_model_request(const struct bf_bank_rules *rules, enum aes_lut_layout layout, int table,
+                           int sbox, const uint32_t x[32], uint32_t active, struct bf_site *s)
 {
     uint32_t word[32];
     for (int lane = 0; lane < 32; ++lane)
-        word[lane] = sbox ? aes_lut_sbox_word(variant, x[lane], lane)
-                          : aes_lut_word(variant, table, x[lane], lane);
+        word[lane] = sbox ? aes_lut_sbox_word(layout, x[lane], lane)
+                          : aes_lut_word(layout, table, x[lane], lane);
     bf_site_add_words(s, rules, word, active);
 }
 
 /* Where one replay's requests go: the sites of round 1, the middle rounds
  * and the last round. */
 struct sink {
-    enum aes_lut_variant variant;
+    enum aes_lut_layout layout;
     const struct bf_bank_rules *rules;
     struct bf_site *round[3];
 };
@@ -131,7 +130,7 @@ static void replay_group(struct sink *k, const struct aes_lut_case *c, const str
             for (int table = 0; table < 4; ++table) {
                 for (int lane = 0; lane < lanes; ++lane)
                     x[lane] = lookup_byte(state[lane][r - 1], col, table);
-                aes_lut_model_request(k->rules, k->variant, table, r == key->rounds, x, active,
+                aes_lut_model_request(k->rules, k->layout, table, r == key->rounds, x, active,
                                       k->round[which]);
             }
     }
@@ -206,43 +205,51 @@ static int64_t launch_blocks(const struct aes_lut_case *c, int64_t n)
     return (n + 15) / 16;
 }
 
-int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case *c, int64_t n,
-                         const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+int aes_lut_model_launch_layout(enum aes_lut_layout layout, const struct aes_lut_case *c, int64_t n,
+                                const struct bf_bank_rules *rules,
+                                struct bf_site sites[BF_MAX_SITES])
 {
-    /* [variant][site][sampled]; the constant variant's reads are ldc, the
+    /* [layout][site][sampled]; the constant variant's reads are ldc, the
      * constant cache's serialisation counted in distinct addresses. */
-    static const char *const names[AES_LUT_VARIANTS][3][2] = {
-        [AES_LUT_SHARED] = {{"round 1: ld Ti[x]", "round 1: ld Ti[x] (sampled)"},
-                            {"middle rounds: ld Ti[x]", "middle rounds: ld Ti[x] (sampled)"},
-                            {"last round: ld T0[x] (S-box byte)",
-                             "last round: ld T0[x] (S-box byte; sampled)"}},
-        [AES_LUT_CONSTANT] = {{"round 1: ldc Ti[x]", "round 1: ldc Ti[x] (sampled)"},
-                              {"middle rounds: ldc Ti[x]", "middle rounds: ldc Ti[x] (sampled)"},
-                              {"last round: ldc T0[x] (S-box byte)",
-                               "last round: ldc T0[x] (S-box byte; sampled)"}},
-        [AES_LUT_REPLICATED] = {{"round 1: ld T0/T1[x*64+lane]",
-                                 "round 1: ld T0/T1[x*64+lane] (sampled)"},
-                                {"middle rounds: ld T0/T1[x*64+lane]",
-                                 "middle rounds: ld T0/T1[x*64+lane] (sampled)"},
-                                {"last round: ld T0[x*64+lane] (S-box byte)",
-                                 "last round: ld T0[x*64+lane] (S-box byte; sampled)"}},
+    static const char *const names[AES_LUT_LAYOUTS][3][2] = {
+        [AES_LUT_LAYOUT_SHARED] = {{"round 1: ld Ti[x]", "round 1: ld Ti[x] (sampled)"},
+                                   {"middle rounds: ld Ti[x]", "middle rounds: ld Ti[x] (sampled)"},
+                                   {"last round: ld T0[x] (S-box byte)",
+                                    "last round: ld T0[x] (S-box byte; sampled)"}},
+        [AES_LUT_LAYOUT_CONSTANT] = {{"round 1: ldc Ti[x]", "round 1: ldc Ti[x] (sampled)"},
+                                     {"middle rounds: ldc Ti[x]",
+                                      "middle rounds: ldc Ti[x] (sampled)"},
+                                     {"last round: ldc T0[x] (S-box byte)",
+                                      "last round: ldc T0[x] (S-box byte; sampled)"}},
+        [AES_LUT_LAYOUT_T0T1] = {{"round 1: ld T0/T1[x*64+lane]",
+                                  "round 1: ld T0/T1[x*64+lane] (sampled)"},
+                                 {"middle rounds: ld T0/T1[x*64+lane]",
+                                  "middle rounds: ld T0/T1[x*64+lane] (sampled)"},
+                                 {"last round: ld T0[x*64+lane] (S-box byte)",
+                                  "last round: ld T0[x*64+lane] (S-box byte; sampled)"}},
+        [AES_LUT_LAYOUT_T0] = {{"round 1: ld T0[x*32+lane]", "round 1: ld T0[x*32+lane] (sampled)"},
+                               {"middle rounds: ld T0[x*32+lane]",
+                                "middle rounds: ld T0[x*32+lane] (sampled)"},
+                               {"last round: ld T0[x*32+lane] (S-box byte)",
+                                "last round: ld T0[x*32+lane] (S-box byte; sampled)"}},
     };
-    const uint32_t words = aes_lut_words(variant);
+    const uint32_t words = aes_lut_words(layout);
     const int first = words > 0; /* site 0: the set-up, where there is shared memory */
     const struct bf_access lookup = words > 0 ? bf_ld(4) : bf_ldc(4);
     if (words > 0)
-        sites[0] = site(variant == AES_LUT_REPLICATED ? "setup: st.128 [32 copies of T0 and T1]"
+        sites[0] = site(layout == AES_LUT_LAYOUT_T0T1 ? "setup: st.128 [32 copies of T0 and T1]"
+                        : layout == AES_LUT_LAYOUT_T0 ? "setup: st.128 [32 copies of T0]"
                                                       : "setup: st.128 [T0..T3]",
                         bf_st(16));
     for (int i = 0; i < 3; ++i)
-        sites[first + i] = site(names[variant][i][0], lookup);
+        sites[first + i] = site(names[layout][i][0], lookup);
     const int64_t nb = launch_blocks(c, n);
     if (nb < 0)
         return first + 3;
 
     if (words > 0) { /* every block writes its tables as 16-byte stores, thread t vector t */
         const uint64_t grid =
-            (uint64_t)aes_lut_grid(variant, nb, rules->sms, bf_sm_limits_of(rules->cc));
+            (uint64_t)aes_lut_grid(layout, nb, rules->sms, bf_sm_limits_of(rules->cc));
         struct bf_site setup = site(sites[0].name, sites[0].access);
         uint32_t addr[32];
         for (uint32_t v = 0; v < words / 4; v += 32) {
@@ -254,9 +261,16 @@ int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case
         bf_site_merge(&sites[0], &setup, grid);
     }
 
-    struct sink k = {variant, rules, {&sites[first], &sites[first + 1], &sites[first + 2]}};
+    struct sink k = {layout, rules, {&sites[first], &sites[first + 1], &sites[first + 2]}};
     if (replay(&k, c, nb))
         for (int i = 0; i < 3; ++i)
-            sites[first + i].name = names[variant][i][1];
+            sites[first + i].name = names[layout][i][1];
     return first + 3;
+}
+
+int aes_lut_model_launch(enum aes_lut_variant variant, const struct aes_lut_case *c, int64_t n,
+                         const struct bf_bank_rules *rules, struct bf_site sites[BF_MAX_SITES])
+{
+    return aes_lut_model_launch_layout(aes_lut_layout_of(variant, bf_sm_limits_of(rules->cc)), c, n,
+                                       rules, sites);
 }

@@ -25,21 +25,30 @@
 
 extern const struct bf_family aes_lut_family;
 
-static const struct bf_variant variants[AES_LUT_VARIANTS] = {
+/* The library's variants, and the suite's own fourth: replicated in its T0
+ * layout on any GPU (aes_lut_run_layout), so that a GPU that takes T0T1 (the
+ * H100) tests, profiles and times the layout of those that take T0. */
+enum { REPLICATED_T0 = AES_LUT_VARIANTS, VARIANTS };
+static const struct bf_variant variants[VARIANTS] = {
     [AES_LUT_SHARED] = {"shared", "4 T-tables, one shared copy: random bytes about 3-way, up to "
                                   "8-way"},
     [AES_LUT_CONSTANT] = {"constant", "4 T-tables in constant memory: no shared memory; a warp's "
                                       "about 30 distinct addresses served one after another"},
-    [AES_LUT_REPLICATED] = {"replicated", "T0 and T1 in 32 copies, lane j in bank j, rotated for "
-                                          "T2-T3, T0 for the S-box: 1 way on any data"},
+    [AES_LUT_REPLICATED] = {"replicated", "T0 and T1 in 32 copies (T0 alone where 3 blocks of "
+                                          "64 KiB do not fit an SM), lane j in bank j: 1 way on "
+                                          "any data"},
+    [REPLICATED_T0] = {"replicated_t0", "replicated's T0 layout on any GPU (32 copies, rotated "
+                                        "for T1-T3), as sm_75 to sm_89 and sm_120 run it: 1 way "
+                                        "on any data"},
 };
 
 /* The variants are held to the lookups' bound (path 1), not to memory's: the
  * copies (path 0) stand beside them for what memory would allow. */
 enum { PATH_MEMORY, PATH_LOOKUPS };
-static const int paths[AES_LUT_VARIANTS] = {[AES_LUT_SHARED] = PATH_LOOKUPS,
-                                            [AES_LUT_CONSTANT] = PATH_LOOKUPS,
-                                            [AES_LUT_REPLICATED] = PATH_LOOKUPS};
+static const int paths[VARIANTS] = {[AES_LUT_SHARED] = PATH_LOOKUPS,
+                                    [AES_LUT_CONSTANT] = PATH_LOOKUPS,
+                                    [AES_LUT_REPLICATED] = PATH_LOOKUPS,
+                                    [REPLICATED_T0] = PATH_LOOKUPS};
 
 /* Types: key size and mode; onebank is ECB on plaintext that sends round 1's
  * lookups to one bank. */
@@ -127,6 +136,8 @@ static int aes_lut_model(int variant, int type, const struct bf_size *size, uint
 {
     struct aes_lut_case c;
     type_case(type, seed, &c);
+    if (variant == REPLICATED_T0)
+        return aes_lut_model_launch_layout(AES_LUT_LAYOUT_T0, &c, size->dim[0], rules, sites);
     return aes_lut_model_launch((enum aes_lut_variant)variant, &c, size->dim[0], rules, sites);
 }
 
@@ -233,12 +244,17 @@ static void data_free(struct data *d)
     free(d->want);
 }
 
-static cudaError_t run(const struct data *d, enum aes_lut_variant v, cudaStream_t stream)
+/* Variant v (REPLICATED_T0 the suite's) on d. */
+static cudaError_t run(const struct data *d, int v, cudaStream_t stream)
 {
+    if (v == REPLICATED_T0)
+        return aes_lut_run_layout(AES_LUT_LAYOUT_T0, d->c.mode == AES_LUT_CTR, d->c.key,
+                                  d->c.key_bytes, d->c.counter, d->d_out, d->d_in, d->n, stream);
     if (d->c.mode == AES_LUT_CTR)
-        return aes_lut_ctr(v, d->c.key, d->c.key_bytes, d->c.counter, d->d_out, d->d_in, d->n,
-                           stream);
-    return aes_lut_ecb(v, d->c.key, d->c.key_bytes, d->d_out, d->d_in, d->n, stream);
+        return aes_lut_ctr((enum aes_lut_variant)v, d->c.key, d->c.key_bytes, d->c.counter,
+                           d->d_out, d->d_in, d->n, stream);
+    return aes_lut_ecb((enum aes_lut_variant)v, d->c.key, d->c.key_bytes, d->d_out, d->d_in, d->n,
+                       stream);
 }
 
 /* In place the input is the output: it is restored before each run instead
@@ -278,7 +294,7 @@ static int aes_lut_test(int variant, int type, const struct bf_size *s, uint64_t
     struct data d;
     data_init(&d, type, s, seed);
     BF_CHECK(prepare(&d));
-    cudaError_t err = BF_PROFILED(run(&d, (enum aes_lut_variant)variant, 0));
+    cudaError_t err = BF_PROFILED(run(&d, variant, 0));
     int bad;
     if (d.refused) {
         bad = err != cudaErrorInvalidValue;
@@ -300,7 +316,7 @@ static int aes_lut_test(int variant, int type, const struct bf_size *s, uint64_t
 
 static cudaError_t run_variant(void *arg, int variant, cudaStream_t stream)
 {
-    return run(arg, (enum aes_lut_variant)variant, stream);
+    return run(arg, variant, stream);
 }
 
 static cudaError_t run_copy(void *arg, cudaStream_t stream)
@@ -361,7 +377,7 @@ const struct bf_family aes_lut_family = {
     .name = "aes_lut",
     .summary = "AES-128/192/256 CTR and ECB from T-tables, any length and alignment",
     .variants = variants,
-    .nvariants = AES_LUT_VARIANTS,
+    .nvariants = VARIANTS,
     .paths = paths,
     BF_ARRAY(types, types),
     .ndims = 1,

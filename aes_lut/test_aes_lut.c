@@ -139,61 +139,90 @@ static void test_counter(void)
            kinds[3], bad);
 }
 
-/* Replicated: lane j reads bank j for every table and index, T_i[x] in the
- * word of T_{i % 2}[x], addressed by one PRMT (x in byte 1, the lane's part
- * in byte 0); one copy: T_i[x] in bank x % 32; every layout's words inside
- * the tables, each (table, x) one word, as aes_lut_entry says. */
+/* Replicated, both layouts: lane j reads bank j for every table and index;
+ * T0T1: T_i[x] in the word of T_{i % 2}[x], addressed by one PRMT (x in
+ * byte 1, the lane's part in byte 0); T0: T_i[x] in the word of T_0[x]. One
+ * copy: T_i[x] in bank x % 32. Every layout's words inside the tables, each
+ * (table, x) one word, as aes_lut_entry says. */
 static void test_layouts(void)
 {
     int bad_bank = 0, bad_entry = 0, bad_perm = 0;
     for (int lane = 0; lane < 32; ++lane)
         for (int t = 0; t < 4; ++t)
             for (uint32_t x = 0; x < 256; ++x) {
-                uint32_t w = aes_lut_word(AES_LUT_REPLICATED, t, x, lane);
-                bad_bank += w % 32 != (uint32_t)lane || w >= aes_lut_words(AES_LUT_REPLICATED) ||
-                            aes_lut_sbox_word(AES_LUT_REPLICATED, x, lane) % 32 != (uint32_t)lane;
+                for (int two = 0; two < 2; ++two) {
+                    const enum aes_lut_layout l = two ? AES_LUT_LAYOUT_T0T1 : AES_LUT_LAYOUT_T0;
+                    const uint32_t w = aes_lut_word(l, t, x, lane);
+                    bad_bank += w % 32 != (uint32_t)lane || w >= aes_lut_words(l) ||
+                                aes_lut_sbox_word(l, x, lane) % 32 != (uint32_t)lane;
+                    int table;
+                    uint32_t xx;
+                    aes_lut_entry(l, w, &table, &xx);
+                    bad_entry += table != (two ? t % 2 : 0) || xx != x ||
+                                 w - aes_lut_lane_word(l, lane) != aes_lut_entry_word(l, t, x);
+                }
+                const uint32_t part = 4u * aes_lut_word(AES_LUT_LAYOUT_T0T1, t, 0u, lane);
+                bad_perm += part > 0xffu || aes_lut_byte_perm_address(x, part) !=
+                                                4u * aes_lut_word(AES_LUT_LAYOUT_T0T1, t, x, lane);
+                const uint32_t w = aes_lut_word(AES_LUT_LAYOUT_SHARED, t, x, lane);
+                bad_bank += w % 32 != x % 32 || w >= aes_lut_words(AES_LUT_LAYOUT_SHARED);
                 int table;
                 uint32_t xx;
-                aes_lut_entry(AES_LUT_REPLICATED, w, &table, &xx);
-                bad_entry += table != t % 2 || xx != x;
-                const uint32_t part = 4u * aes_lut_word(AES_LUT_REPLICATED, t, 0u, lane);
-                bad_perm += part > 0xffu || aes_lut_byte_perm_address(x, part) != 4u * w;
-                w = aes_lut_word(AES_LUT_SHARED, t, x, lane);
-                bad_bank += w % 32 != x % 32 || w >= aes_lut_words(AES_LUT_SHARED);
-                aes_lut_entry(AES_LUT_SHARED, w, &table, &xx);
+                aes_lut_entry(AES_LUT_LAYOUT_SHARED, w, &table, &xx);
                 bad_entry += table != t || xx != x;
             }
     EXPECT(bad_bank == 0 && bad_entry == 0 && bad_perm == 0,
            "%d off their banks, %d entries wrong, %d PRMT addresses wrong", bad_bank, bad_entry,
            bad_perm);
-    EXPECT_EQ(4 * aes_lut_words(AES_LUT_REPLICATED), 64 * 1024, "replicated: 64 KiB");
-    EXPECT_EQ(4 * aes_lut_words(AES_LUT_SHARED), 4 * 1024, "one copy: 4 KiB");
-    EXPECT_EQ(aes_lut_words(AES_LUT_CONSTANT), 0, "constant: no shared memory");
+    /* T0, word by word: 32 x + lane, as the 32 KiB kernel addressed it */
+    EXPECT(aes_lut_word(AES_LUT_LAYOUT_T0, 3, 5u, 7) == 5u * 32u + 7u &&
+               aes_lut_word(AES_LUT_LAYOUT_T0T1, 3, 5u, 7) == 5u * 64u + 32u + 7u,
+           "T0: word 32 x + lane; T0T1: 64 x + 32 (i %% 2) + lane");
+    EXPECT_EQ(4 * aes_lut_words(AES_LUT_LAYOUT_T0T1), 64 * 1024, "T0 and T1: 64 KiB");
+    EXPECT_EQ(4 * aes_lut_words(AES_LUT_LAYOUT_T0), 32 * 1024, "T0 alone: 32 KiB");
+    EXPECT_EQ(4 * aes_lut_words(AES_LUT_LAYOUT_SHARED), 4 * 1024, "one copy: 4 KiB");
+    EXPECT_EQ(aes_lut_words(AES_LUT_LAYOUT_CONSTANT), 0, "constant: no shared memory");
     /* the grid's shares cover every tile */
     for (int64_t nb = 1; nb < 200000; nb = nb * 3 + 1) {
-        const int64_t grid = aes_lut_grid(AES_LUT_SHARED, nb, 132, bf_sm_limits_of(90)),
+        const int64_t grid = aes_lut_grid(AES_LUT_LAYOUT_SHARED, nb, 132, bf_sm_limits_of(90)),
                       share = aes_lut_share(nb, grid);
         EXPECT(grid >= 1 && grid * share * AES_LUT_TILE >= nb &&
                    (grid - 1) * share * AES_LUT_TILE < nb,
                "%lld blocks: grid %lld, share %lld", (long long)nb, (long long)grid,
                (long long)share);
     }
-    /* Other GPUs: 4 blocks of 256 threads an SM (replicated 3), fewer where 3
-     * replicated tables (3 x 64 KiB, each with its 1 KiB system share) do not
-     * fit (common/sm_limits.h). */
+    /* The rule on each GPU: T0T1 where 3 blocks of 64 KiB (each with its
+     * 1 KiB system share) fit an SM, else T0; the blocks an SM of the layout
+     * taken (4 of 256 threads, T0T1 3, fewer where the tables do not fit:
+     * common/sm_limits.h), and of the other layout, as replicated_t0 or a
+     * T0T1 there would run. The other variants keep their own layout. */
     static const struct {
-        int cc, replicated, shared;
-    } gpus[] = {{90, 3, 4}, {80, 2, 4}, {89, 1, 4}, {86, 1, 4}, {120, 1, 4}, {75, 1, 4}};
+        int cc;
+        enum aes_lut_layout layout;
+        int t0t1, t0;
+    } gpus[] = {{90, AES_LUT_LAYOUT_T0T1, 3, 4},  {100, AES_LUT_LAYOUT_T0T1, 3, 4},
+                {103, AES_LUT_LAYOUT_T0T1, 3, 4}, {80, AES_LUT_LAYOUT_T0, 2, 4},
+                {87, AES_LUT_LAYOUT_T0, 2, 4},    {89, AES_LUT_LAYOUT_T0, 1, 3},
+                {86, AES_LUT_LAYOUT_T0, 1, 3},    {120, AES_LUT_LAYOUT_T0, 1, 3},
+                {75, AES_LUT_LAYOUT_T0, 1, 2},    {70, AES_LUT_LAYOUT_T0, 1, 1}};
     for (size_t g = 0; g < sizeof gpus / sizeof *gpus; ++g) {
         const struct bf_sm_limits sm = bf_sm_limits_of(gpus[g].cc);
-        EXPECT(aes_lut_blocks_per_sm(AES_LUT_REPLICATED, sm) == gpus[g].replicated &&
-                   aes_lut_blocks_per_sm(AES_LUT_SHARED, sm) == gpus[g].shared &&
-                   aes_lut_blocks_per_sm(AES_LUT_CONSTANT, sm) == 4,
-               "sm_%d: replicated %d, shared %d blocks an SM", gpus[g].cc,
-               aes_lut_blocks_per_sm(AES_LUT_REPLICATED, sm),
-               aes_lut_blocks_per_sm(AES_LUT_SHARED, sm));
-        EXPECT_EQ(aes_lut_grid(AES_LUT_REPLICATED, INT64_C(1) << 30, 100, sm),
-                  100 * gpus[g].replicated, "a large input: blocks an SM x SMs");
+        const enum aes_lut_layout l = aes_lut_layout_of(AES_LUT_REPLICATED, sm);
+        EXPECT(l == gpus[g].layout &&
+                   aes_lut_layout_of(AES_LUT_SHARED, sm) == AES_LUT_LAYOUT_SHARED &&
+                   aes_lut_layout_of(AES_LUT_CONSTANT, sm) == AES_LUT_LAYOUT_CONSTANT,
+               "sm_%d: replicated takes %s", gpus[g].cc, l == AES_LUT_LAYOUT_T0T1 ? "T0T1" : "T0");
+        EXPECT(aes_lut_blocks_per_sm(AES_LUT_LAYOUT_T0T1, sm) == gpus[g].t0t1 &&
+                   aes_lut_blocks_per_sm(AES_LUT_LAYOUT_T0, sm) == gpus[g].t0 &&
+                   aes_lut_blocks_per_sm(AES_LUT_LAYOUT_SHARED, sm) == (gpus[g].cc == 70 ? 1 : 4) &&
+                   aes_lut_blocks_per_sm(AES_LUT_LAYOUT_CONSTANT, sm) == (gpus[g].cc == 70 ? 1 : 4),
+               "sm_%d: T0T1 %d, T0 %d, shared %d blocks an SM", gpus[g].cc,
+               aes_lut_blocks_per_sm(AES_LUT_LAYOUT_T0T1, sm),
+               aes_lut_blocks_per_sm(AES_LUT_LAYOUT_T0, sm),
+               aes_lut_blocks_per_sm(AES_LUT_LAYOUT_SHARED, sm));
+        EXPECT_EQ(aes_lut_grid(l, INT64_C(1) << 30, 100, sm),
+                  100 * (l == AES_LUT_LAYOUT_T0T1 ? gpus[g].t0t1 : gpus[g].t0),
+                  "a large input: blocks an SM x SMs");
     }
 }
 
@@ -204,7 +233,7 @@ static struct bf_site ld_site(void)
 }
 
 /* One request: the fast path agrees with bf_site_add. */
-static int one_request(enum aes_lut_variant v, int table, const uint32_t x[32])
+static int one_request(enum aes_lut_layout v, int table, const uint32_t x[32])
 {
     struct bf_site fast = ld_site(), general = ld_site();
     aes_lut_model_request(&bf_rules_sm90, v, table, 0, x, ~0u, &fast);
@@ -227,31 +256,38 @@ static void test_requests(void)
         bank0[l] = 32u * (uint32_t)(l % 8);
     }
     for (int t = 0; t < 4; ++t) {
-        EXPECT_EQ(one_request(AES_LUT_SHARED, t, same), 1, "one byte, one copy");
-        EXPECT_EQ(one_request(AES_LUT_SHARED, t, bank0), 8, "one bank, one copy: 8 words");
-        EXPECT_EQ(one_request(AES_LUT_REPLICATED, t, same), 1, "one byte, replicated");
-        EXPECT_EQ(one_request(AES_LUT_REPLICATED, t, bank0), 1, "one bank, replicated");
+        EXPECT_EQ(one_request(AES_LUT_LAYOUT_SHARED, t, same), 1, "one byte, one copy");
+        EXPECT_EQ(one_request(AES_LUT_LAYOUT_SHARED, t, bank0), 8, "one bank, one copy: 8 words");
+        EXPECT_EQ(one_request(AES_LUT_LAYOUT_T0T1, t, same), 1, "one byte, replicated T0T1");
+        EXPECT_EQ(one_request(AES_LUT_LAYOUT_T0T1, t, bank0), 1, "one bank, replicated T0T1");
+        EXPECT_EQ(one_request(AES_LUT_LAYOUT_T0, t, same), 1, "one byte, replicated T0");
+        EXPECT_EQ(one_request(AES_LUT_LAYOUT_T0, t, bank0), 1, "one bank, replicated T0");
     }
-    int worst = 0;
+    int worst[2] = {0, 0};
     for (uint64_t r = 0; r < 20000; ++r) {
         for (int l = 0; l < 32; ++l)
             x[l] = (uint32_t)(bf_random_bits(9, r * 32 + (uint64_t)l) & 0xff);
-        const int w = one_request(AES_LUT_REPLICATED, (int)(r % 4), x);
-        worst = w > worst ? w : worst;
+        for (int two = 0; two < 2; ++two) {
+            const int w =
+                one_request(two ? AES_LUT_LAYOUT_T0T1 : AES_LUT_LAYOUT_T0, (int)(r % 4), x);
+            worst[two] = w > worst[two] ? w : worst[two];
+        }
     }
-    EXPECT_EQ(worst, 1, "replicated: one wavefront on 20000 random requests");
+    EXPECT(worst[0] == 1 && worst[1] == 1,
+           "replicated: one wavefront on 20000 random requests (T0 %d, T0T1 %d)", worst[0],
+           worst[1]);
 }
 
 /* The model's replay against one built here from the reference's byte-by-byte
  * states: every group of 32 blocks, every round, every lookup. */
-static void replay_by_reference(enum aes_lut_variant v, const struct aes_lut_case *c, int64_t n,
+static void replay_by_reference(enum aes_lut_layout v, const struct aes_lut_case *c, int64_t n,
                                 struct bf_site out[3])
 {
     struct aes_lut_ref_key rk;
     aes_lut_ref_expand(&rk, c->key, c->key_bytes);
     for (int i = 0; i < 3; ++i) {
         out[i] = ld_site();
-        if (v == AES_LUT_CONSTANT)
+        if (v == AES_LUT_LAYOUT_CONSTANT)
             out[i].access = bf_ldc(4);
     }
     const int64_t nb = (n + 15) / 16;
@@ -308,35 +344,36 @@ static void test_model(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
         struct aes_lut_case c;
         aes_lut_case_make(&c, cases[i].mode, cases[i].input, cases[i].key_bytes, 7 + i);
-        for (int v = 0; v < AES_LUT_VARIANTS; ++v) {
-            const enum aes_lut_variant var = (enum aes_lut_variant)v;
-            const int first = var != AES_LUT_CONSTANT; /* the constant variant: no set-up */
-            EXPECT_EQ(aes_lut_model_launch(var, &c, cases[i].n, &bf_rules_sm90, sites), first + 3,
-                      "sites");
+        for (int v = 0; v < AES_LUT_LAYOUTS; ++v) {
+            const enum aes_lut_layout var = (enum aes_lut_layout)v;
+            const int first = var != AES_LUT_LAYOUT_CONSTANT; /* the constant variant: no set-up */
+            EXPECT_EQ(aes_lut_model_launch_layout(var, &c, cases[i].n, &bf_rules_sm90, sites),
+                      first + 3, "sites");
             replay_by_reference(var, &c, cases[i].n, want);
             for (int s = 0; s < 3; ++s)
                 EXPECT(sites[s + first].requests == want[s].requests &&
                            sites[s + first].wavefronts == want[s].wavefronts &&
                            sites[s + first].worst == want[s].worst &&
                            sites[s + first].access.op == want[s].access.op,
-                       "case %zu variant %d site %d: model %llu/%llu, reference replay %llu/%llu",
-                       i, v, s, (unsigned long long)sites[s + first].wavefronts,
+                       "case %zu layout %d site %d: model %llu/%llu, reference replay %llu/%llu", i,
+                       v, s, (unsigned long long)sites[s + first].wavefronts,
                        (unsigned long long)sites[s + first].requests,
                        (unsigned long long)want[s].wavefronts,
                        (unsigned long long)want[s].requests);
-            if (var == AES_LUT_CONSTANT)
+            if (var == AES_LUT_LAYOUT_CONSTANT)
                 EXPECT(sites[0].ideal == sites[0].requests && sites[0].worst <= 32 &&
                            sites[1].wavefronts > sites[1].requests,
                        "constant: ideal 1 a read, at most 32 addresses, more than 1 on average");
-            if (var == AES_LUT_REPLICATED)
+            if (var == AES_LUT_LAYOUT_T0T1 || var == AES_LUT_LAYOUT_T0)
                 for (int s = 1; s < 4; ++s)
                     EXPECT(sites[s].wavefronts == sites[s].requests, "replicated: 1 way, %s",
                            sites[s].name);
-            if (var == AES_LUT_SHARED && cases[i].input == AES_LUT_ONEBANK)
+            if (var == AES_LUT_LAYOUT_SHARED && cases[i].input == AES_LUT_ONEBANK)
                 EXPECT(sites[1].worst == 8 && ways(&sites[1]) > 7.9,
                        "one bank: round 1 8-way (3 lanes in the last group), got %.2f",
                        ways(&sites[1]));
-            if (var == AES_LUT_SHARED && cases[i].input == AES_LUT_RANDOM && cases[i].n > 16000)
+            if (var == AES_LUT_LAYOUT_SHARED && cases[i].input == AES_LUT_RANDOM &&
+                cases[i].n > 16000)
                 EXPECT(ways(&sites[2]) > 2.5 && ways(&sites[2]) < 4.0,
                        "random: middle rounds %.2f-way", ways(&sites[2]));
         }
@@ -353,12 +390,35 @@ static void test_model(void)
     EXPECT(aes_lut_model_launch(AES_LUT_CONSTANT, &c, 17, &bf_rules_sm90, sites) == 3 &&
                sites[0].requests == 0,
            "constant, ECB of 17 bytes: no launch");
-    /* set-up: 4 KiB or 64 KiB of 16-byte stores, 4 wavefronts a request, each block */
+    /* The variant replays the layout its GPU takes (the rules' cc): on sm_90
+     * T0T1, on sm_89 T0, site for site as the layouts' own replays. Set-up:
+     * 64 KiB or 32 KiB of 16-byte stores, 4 wavefronts a request, each block. */
+    struct bf_bank_rules sm89 = bf_rules_sm90;
+    sm89.cc = 89;
+    sm89.sms = 128;
     aes_lut_case_make(&c, AES_LUT_CTR, AES_LUT_RANDOM, 16, 1);
-    aes_lut_model_launch(AES_LUT_REPLICATED, &c, 16 * AES_LUT_TILE * 3, &bf_rules_sm90, sites);
-    EXPECT(sites[0].requests == 3 * 128 && sites[0].wavefronts == 3 * 512,
-           "replicated set-up: 128 requests of 4 wavefronts, 3 blocks: %llu",
-           (unsigned long long)sites[0].wavefronts);
+    for (int two = 0; two < 2; ++two) {
+        const struct bf_bank_rules *rules = two ? &bf_rules_sm90 : &sm89;
+        struct bf_site layout[BF_MAX_SITES];
+        const int64_t n = 16 * AES_LUT_TILE * 3 - 11; /* 3 tiles: 3 blocks; the last 5 bytes */
+        aes_lut_model_launch(AES_LUT_REPLICATED, &c, n, rules, sites);
+        aes_lut_model_launch_layout(two ? AES_LUT_LAYOUT_T0T1 : AES_LUT_LAYOUT_T0, &c, n, rules,
+                                    layout);
+        int same = 1;
+        for (int s = 0; s < 4; ++s)
+            same &= strcmp(sites[s].name, layout[s].name) == 0 &&
+                    sites[s].requests == layout[s].requests &&
+                    sites[s].wavefronts == layout[s].wavefronts;
+        EXPECT(same && strstr(sites[1].name, two ? "x*64+lane" : "x*32+lane") != NULL &&
+                   sites[2].wavefronts == sites[2].requests,
+               "replicated on sm_%d: the %s sites (%s)", rules->cc, two ? "T0T1" : "T0",
+               sites[1].name);
+        EXPECT(sites[0].requests == 3u * (two ? 128 : 64) &&
+                   sites[0].wavefronts == 4 * sites[0].requests,
+               "replicated set-up on sm_%d: %d requests of 4 wavefronts, 3 blocks: %llu / %llu",
+               rules->cc, two ? 128 : 64, (unsigned long long)sites[0].wavefronts,
+               (unsigned long long)sites[0].requests);
+    }
 }
 
 int main(void)
