@@ -258,8 +258,8 @@ static BF_HD int64_t gemm_tile_tiles_n(int64_t n, int bn)
     return (n + bn - 1) / bn;
 }
 
-/* The tile's width for an m x n C on a GPU of `sms` SMs, by the wgmma
- * kernel's rule (gemm_tile_wgmma_bn): 256 columns where the wide tiles
+/* The tile's width for an m x n C on a GPU of `sms` SMs, by the rule the
+ * wgmma kernel had before its middle tile: 256 columns where the wide tiles
  * number at least half the SMs, else 128 (twice the blocks; then every
  * narrow tile has a block of its own, as they number fewer than the SMs).
  * On the H100 (132 SMs) square C takes the narrow tile up to 1280 x 1280,

@@ -90,8 +90,9 @@ static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES
     sites[GEMM_TILE_SITE_TMA_B] = bf_site_new("TMA box to B tile", bf_tma());
     sites[GEMM_TILE_SITE_WGMMA_A] = bf_site_new("wgmma A operand (64 x k16)", bf_wgmma());
     sites[GEMM_TILE_SITE_WGMMA_B] =
-        bf_site_new(bn == GEMM_TILE_WGMMA_BN ? "wgmma B operand (256 x k16)"
-                                             : "wgmma B operand (64 x k16: narrow tile)",
+        bf_site_new(bn == GEMM_TILE_WGMMA_BN       ? "wgmma B operand (256 x k16)"
+                    : bn == GEMM_TILE_WGMMA_BN_MID ? "wgmma B operand (128 x k16: middle tile)"
+                                                   : "wgmma B operand (64 x k16: narrow tile)",
                     bf_wgmma());
     sites[GEMM_TILE_SITE_C_STAGE] = bf_site_new("C pairs to the staging buffer", bf_st(8));
     sites[GEMM_TILE_SITE_C_TMA] = bf_site_new("TMA store of a C box", bf_tma());

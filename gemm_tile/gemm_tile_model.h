@@ -34,7 +34,7 @@ enum gemm_tile_wgmma_site {
 };
 
 /* Adds what one block does for one K tile on the wgmma path, in a tile bn
- * (256 or 64) columns wide: the
+ * (256, 128 or 64) columns wide: the
  * producer's TMA boxes (gemm_tile_wgmma_slabs of its share of A and as
  * many of B, each written into every block that shares the tile) and each
  * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core

@@ -102,7 +102,14 @@ enum { TYPE_F32, TYPE_F16 };
  * blocks take several tiles each, and 2000 x 3000 x 256 and x 192, where
  * the mma.sync kernel's blocks go from an interior tile to an edge one and
  * back with the next tile's first K tiles copied in this one's last (with
- * 3 K tiles the first of them still copies the tile's own third). */
+ * 3 K tiles the first of them still copies the tile's own third). On 132
+ * SMs the wgmma kernel takes its middle tile (128 x 128, clusters of two
+ * tile rows) at 2000 x 3000, and at 500 x 4000 x 200 (edges on both
+ * sides, a K tail), 501 x 4000 x 200 (the same with C one element in:
+ * stored directly) and 1000 x 4200 x 264 (two tiles a block, the ring
+ * wrapping from one to the next); 4000 x 3000 x 264 is 2000 x 3000 x 264
+ * in its wide tile; 1 x 8449 x 72 is one tile row in two rounds of its
+ * narrow tile (a last tile 1 column wide). */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {8, 24, 8}},         {3, {16, 16, 16}},
     {3, {24, 24, 24}},       {3, {40, 40, 40}},       {3, {1, 1, 8}},
@@ -112,16 +119,20 @@ static const struct bf_size test_sizes[] = {
     {3, {517, 1, 136}},      {3, {300, 600, 128}},    {3, {1000, 1000, 1000}},
     {3, {4096, 4096, 4096}}, {3, {8192, 1024, 8192}}, {3, {1000, 4096, 8192}},
     {3, {2000, 3000, 264}},  {3, {2000, 3000, 256}},  {3, {2000, 3000, 192}},
-    {3, {8192, 8192, 8192}},
+    {3, {8192, 8192, 8192}}, {3, {1, 8449, 72}},      {3, {500, 4000, 200}},
+    {3, {501, 4000, 200}},   {3, {1000, 4200, 264}},  {3, {4000, 3000, 264}},
 };
 /* For the sanitizers: 1700 x 2600 has more tiles than an H100 has SMs, so
- * both kernels' blocks take two (edges too): the wgmma kernel wraps its
- * ring, and with K 128 the mma.sync kernel copies the next tile's K tiles
- * while it multiplies this one's (with K 16, one K tile, it does not). The
- * smaller sizes run both kernels' narrow tiles. */
+ * both kernels' blocks take two (edges too): the wgmma kernel (its middle
+ * tile) wraps its ring, and with K 128 the mma.sync kernel copies the next
+ * tile's K tiles while it multiplies this one's (with K 16, one K tile, it
+ * does not); 3000 x 2600 x 16 does the same in the wgmma kernel's wide
+ * tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72
+ * the wgmma kernel's middle one with C stored directly. */
 static const struct bf_size quick_sizes[] = {
-    {3, {1, 1, 8}},       {3, {40, 40, 40}}, {3, {127, 131, 64}},   {3, {257, 509, 200}},
-    {3, {300, 600, 128}}, {3, {16, 16, 20}}, {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
+    {3, {1, 1, 8}},       {3, {40, 40, 40}},     {3, {127, 131, 64}},   {3, {257, 509, 200}},
+    {3, {300, 600, 128}}, {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
+    {3, {501, 2200, 72}}, {3, {3000, 2600, 16}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};

@@ -5,7 +5,7 @@
  * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
  * drift from the code.
  *
- * A tile is `rows` rows (128 of A, 256 or 64 of B's columns) of 64 fp16 of K: 8
+ * A tile is `rows` rows (128 of A, 256, 128 or 64 of B's columns) of 64 fp16 of K: 8
  * chunks of 16 bytes a row, as in the mma.sync tiles. wgmma reads a K-major
  * operand in one of four layouts, each a TMA swizzle mode (PTX ISA,
  * "Shared Memory Matrix Layout"; NVIDIA CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
@@ -37,12 +37,13 @@
 
 #define GEMM_TILE_WGMMA_BM         128 /* rows of C (and of the A tile) a block computes */
 #define GEMM_TILE_WGMMA_BN         256 /* columns of C (rows of the B tile) */
-#define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for C too small for 256 */
+#define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
+#define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
-#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* the stages: 4 x 48 KiB, narrow 8 x 24 */
+#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* 4 x 48 KiB, middle 6 x 32, narrow 8 x 24 */
 #define GEMM_TILE_WGMMA_MAX_STAGES 8
 #define GEMM_TILE_WGMMA_CONSUMERS  2  /* warpgroups that multiply, 64 rows of C each */
-#define GEMM_TILE_WGMMA_M          64 /* wgmma.m64n256k16: rows a warpgroup multiplies */
+#define GEMM_TILE_WGMMA_M          64 /* wgmma.m64n{bn}k16: rows a warpgroup multiplies */
 #define GEMM_TILE_WGMMA_KK         (GEMM_TILE_WGMMA_BK / 16) /* k16 steps a stage */
 /* One producer warpgroup (one thread issues the TMA copies), then the consumers. */
 #define GEMM_TILE_WGMMA_THREADS    (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
@@ -56,8 +57,12 @@
  * than B's second crossing saved (H100, the timeline probe: 6.6 against 7.9
  * us at 256^3, 7.7 against 9.0 at 512^3, 11.2 against 11.7 at 1024^3);
  * 1 x 2, which shares its larger operand A, and 2 x 2 are for
- * probes/clusters.sh to measure. A probe sets any of the four with -D (1 or
- * 2 each). */
+ * probes/clusters.sh to measure. The middle tile runs in clusters of 2 x
+ * 1 too: where the rule takes it (every SM busy, long K) L2 bounds it
+ * alone, and sharing B cut 512 x 4096 x 11008 from 97.6 to 75.6 us (1 x 2:
+ * 88.1); one tile row (M <= 128) would leave a cluster's second block
+ * idle, and the rule then takes the narrow tile (probes/widths.sh). A
+ * probe sets any of the six with -D (1 or 2 each). */
 #ifndef GEMM_TILE_WGMMA_WIDE_CM
 #define GEMM_TILE_WGMMA_WIDE_CM 2
 #endif
@@ -70,11 +75,21 @@
 #ifndef GEMM_TILE_WGMMA_NARROW_CN
 #define GEMM_TILE_WGMMA_NARROW_CN 1
 #endif
+#ifndef GEMM_TILE_WGMMA_MID_CM
+#define GEMM_TILE_WGMMA_MID_CM 2
+#endif
+#ifndef GEMM_TILE_WGMMA_MID_CN
+#define GEMM_TILE_WGMMA_MID_CN 1
+#endif
 /* The cluster's shape for a tile `bn` columns wide (constant expressions: the kernel's). */
 #define GEMM_TILE_WGMMA_CM_OF(bn)                                                                  \
-    ((bn) == GEMM_TILE_WGMMA_BN ? GEMM_TILE_WGMMA_WIDE_CM : GEMM_TILE_WGMMA_NARROW_CM)
+    ((bn) == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_WIDE_CM                                    \
+     : (bn) == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_MID_CM                                     \
+                                      : GEMM_TILE_WGMMA_NARROW_CM)
 #define GEMM_TILE_WGMMA_CN_OF(bn)                                                                  \
-    ((bn) == GEMM_TILE_WGMMA_BN ? GEMM_TILE_WGMMA_WIDE_CN : GEMM_TILE_WGMMA_NARROW_CN)
+    ((bn) == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_WIDE_CN                                    \
+     : (bn) == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_MID_CN                                     \
+                                      : GEMM_TILE_WGMMA_NARROW_CN)
 #define GEMM_TILE_WGMMA_CLUSTER_OF(bn) (GEMM_TILE_WGMMA_CM_OF(bn) * GEMM_TILE_WGMMA_CN_OF(bn))
 #define GEMM_TILE_WGMMA_MAX_CLUSTER    4 /* 2 x 2 */
 static BF_HD int gemm_tile_wgmma_cm(int bn)
@@ -149,10 +164,10 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
 
 /* Bytes of the A tile, the B tile, a stage (A then B); after the stages,
  * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
- * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Both
- * tiles' rings take the same 192 KiB: 4 stages of 48 KiB, or 8 of 24 KiB
- * (the narrow tile's k tiles are a quarter of the work: twice as many in
- * flight hide the same latency). */
+ * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Every
+ * tile's ring takes the same 192 KiB: 4 stages of 48 KiB, 6 of 32 or 8 of
+ * 24 (a narrower tile's k tiles are less work: more in flight hide the
+ * same latency). */
 #define GEMM_TILE_WGMMA_A_BYTES (GEMM_TILE_WGMMA_BM * 128u)
 #define GEMM_TILE_WGMMA_C_BYTES (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
 #define GEMM_TILE_WGMMA_C_BASE  GEMM_TILE_WGMMA_RING
@@ -225,19 +240,25 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
  * the staged epilogue is 0.86 us of a 256^3 block's 3.2 on the H100 (last
  * wgmma at 2304 ns, C read back by TMA at 3168:
  * gemm_tile/probes/timeline.cu); direct stores skip the shared-memory round
- * trip. A probe sets it with -D. */
+ * trip. The middle tile's (MID_STAGED) goes through them: its blocks take
+ * long K or several tiles, and the staged stores were 0-6% faster
+ * (probes/widths.sh). A probe sets either with -D. */
 #ifndef GEMM_TILE_WGMMA_NARROW_STAGED
 #define GEMM_TILE_WGMMA_NARROW_STAGED 0
 #endif
+#ifndef GEMM_TILE_WGMMA_MID_STAGED
+#define GEMM_TILE_WGMMA_MID_STAGED 1
+#endif
 /* Whether the epilogue of a tile `bn` wide goes through the buffers and
- * TMA: the wide tile's (and the narrow one's where NARROW_STAGED) where TMA
- * can take C, 16-byte aligned with its rows a multiple of 16 bytes apart;
- * otherwise each thread stores its pairs to global memory itself (the tests
- * take that path where M is odd: C then starts one element into its
- * allocation). */
+ * TMA: the wide and middle tiles' (the narrow one's where NARROW_STAGED)
+ * where TMA can take C, 16-byte aligned with its rows a multiple of 16
+ * bytes apart; otherwise each thread stores its pairs to global memory
+ * itself (the tests take that path where M is odd: C then starts one
+ * element into its allocation). */
 static BF_HD int gemm_tile_wgmma_staged(uintptr_t c, int64_t n, int out_bytes, int bn)
 {
-    if (bn != GEMM_TILE_WGMMA_BN && !GEMM_TILE_WGMMA_NARROW_STAGED)
+    if ((bn == GEMM_TILE_WGMMA_BN_NARROW && !GEMM_TILE_WGMMA_NARROW_STAGED) ||
+        (bn == GEMM_TILE_WGMMA_BN_MID && !GEMM_TILE_WGMMA_MID_STAGED))
         return 0;
     return c % 16u == 0 && n * out_bytes % 16 == 0;
 }
@@ -302,18 +323,6 @@ static BF_HD int64_t gemm_tile_wgmma_tiles_k(int64_t k)
 {
     return (k + GEMM_TILE_WGMMA_BK - 1) / GEMM_TILE_WGMMA_BK;
 }
-/* The tile's width for an m x n C on a GPU of `sms` SMs: 256 columns where
- * that makes at least half as many tiles as SMs, else 64, four times the
- * tiles (1024^3: 32 tiles of 128 x 256 for 132 SMs, 128 of 128 x 64).
- * cuBLAS too turns to narrower tiles below 2048^3 (docs/notes/gemm_tile/). The
- * launcher and the bank model both ask this. */
-static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
-{
-    const int64_t tiles =
-        gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN);
-    return 2 * tiles >= sms ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
-}
-
 /* Clusters of CM x CN blocks take as many tiles: "cluster tiles" of CM x
  * 128 rows and CN x bn columns (the last ones reaching past m or n when
  * the tiles do not divide; their blocks past the edge read zeros and store
@@ -322,6 +331,62 @@ static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tile
 {
     return (tiles_m + cm - 1) / cm * ((tiles_n + cn - 1) / cn);
 }
+/* Rounds of the persistent grid (sms / cluster clusters, each taking one
+ * cluster tile at a time) that an m x n C takes in tiles `bn` wide. */
+static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sms)
+{
+    const int cluster = gemm_tile_wgmma_cluster(bn);
+    const int64_t clusters = sms / cluster > 0 ? sms / cluster : 1,
+                  tiles = gemm_tile_wgmma_cluster_tiles(
+                      gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),
+                      gemm_tile_wgmma_cm(bn), gemm_tile_wgmma_cn(bn));
+    return (tiles + clusters - 1) / clusters;
+}
+/* What a tile costs an SM, for the same K, in tenths of a wide tile's time:
+ * a 128 x 128 tile does half the wide one's work, a 128 x 64 a quarter, at
+ * a lower rate (wgmma n128 and n64 read A from shared memory as often for
+ * fewer columns, and each K step is less work for the same barriers).
+ * Measured on the H100, a round of each against a round of wide tiles:
+ * middle 0.57-0.63, narrow 0.50-0.64 (docs/notes/gemm_tile/middle-tile.md). */
+#define GEMM_TILE_WGMMA_COST_WIDE   10
+#define GEMM_TILE_WGMMA_COST_MID    6
+#define GEMM_TILE_WGMMA_COST_NARROW 5
+/* The tile's width for an m x n C on a GPU of `sms` SMs: the one whose
+ * rounds times its cost are least, the narrower on a tie. A narrower tile
+ * wins where the wider one's tiles leave SMs idle: 512 x 4096 is 64 wide
+ * tiles (one round, half the 132 SMs; cost 10), 128 middle ones (one
+ * round, 6) or 256 narrow ones (two rounds, 10). The wide tile keeps what
+ * has several rounds (it costs 10 a round, the middle one 12 for the
+ * same work); the narrow one what has few tiles (1024^3: 128 narrow tiles,
+ * one round, 5 against the middle tile's 6) and one tile row, where the
+ * others' clusters of two tile rows leave half their blocks idle (128 x
+ * 11008: two narrow rounds tie one wide, and were 3% faster). The launcher
+ * and the bank model both ask this; a probe fixes the width with -D
+ * GEMM_TILE_WGMMA_FORCE_BN. */
+static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
+{
+#ifdef GEMM_TILE_WGMMA_FORCE_BN
+    (void)m;
+    (void)n;
+    (void)sms;
+    return GEMM_TILE_WGMMA_FORCE_BN;
+#else
+    const int widths[3] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN_NARROW},
+              costs[3] = {GEMM_TILE_WGMMA_COST_WIDE, GEMM_TILE_WGMMA_COST_MID,
+                          GEMM_TILE_WGMMA_COST_NARROW};
+    int best = 0;
+    int64_t least = 0;
+    for (int i = 0; i < 3; ++i) {
+        const int64_t cost = costs[i] * gemm_tile_wgmma_rounds(m, n, widths[i], sms);
+        if (i == 0 || cost <= least) {
+            best = i;
+            least = cost;
+        }
+    }
+    return widths[best];
+#endif
+}
+
 /* The tile that the block at row rm, column rn of its cluster (rank rm +
  * CM rn) computes for cluster tile `index`, in the order the clusters take
  * them (cluster c takes c, c + clusters, ...): down

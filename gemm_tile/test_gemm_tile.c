@@ -745,7 +745,7 @@ static void test_wgmma_layouts(void)
               1 * 128 * 64 + 5 * 64 + 16 * 0, "sw64 (5, 6): slab 1, chunk 2 ^ (5 / 2) % 4 = 0");
     EXPECT_EQ(gemm_tile_wgmma_offset(GEMM_TILE_WGMMA_INTERLEAVE, 256, 9, 3), 3 * 256 * 16 + 9 * 16,
               "interleave (9, 3)");
-    for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn *= 4) {
+    for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn *= 2) {
         const uint32_t stage = gemm_tile_wgmma_stage_bytes(bn);
         const int stages = gemm_tile_wgmma_stages(bn);
         EXPECT(stage % 1024 == 0 && GEMM_TILE_WGMMA_A_BYTES % 1024 == 0,
@@ -754,26 +754,95 @@ static void test_wgmma_layouts(void)
                "bn %d: %d stages of %u bytes fill the ring", bn, stages, stage);
     }
     EXPECT(gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN) == 4 &&
+               gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_MID) == 6 &&
                gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_NARROW) == 8,
-           "4 wide stages, 8 narrow ones");
+           "4 wide stages, 6 middle ones, 8 narrow ones");
     EXPECT(GEMM_TILE_WGMMA_SMEM_BYTES <= 227 * 1024, "the pipeline fits a block's 227 KiB");
-    /* The tile width the launcher picks for 132 SMs: wide where it makes at
-     * least 66 tiles of 128 x 256. */
+}
+
+/* The tile width the launcher picks: the least rounds x cost (wide 10,
+ * middle 6, narrow 5), the narrower on a tie; the wide and middle tiles'
+ * rounds count clusters of 2 tile rows on sms / 2 clusters. On 132 SMs:
+ * the sweep's shapes, and each edge where the choice turns, one column
+ * either side. */
+static void test_wgmma_rule(void)
+{
     const struct {
         int64_t m, n;
-        int bn;
-    } picks[] = {{256, 256, 64},     {1024, 1024, 64},  {2048, 1024, 64}, {2048, 2048, 256},
-                 {1000, 11008, 256}, {8192, 1024, 256}, {1, 1, 64},       {8192, 8192, 256}};
+        int sms, bn;
+    } picks[] = {
+        /* cubes and the wide short one: as the two-tile rule had them */
+        {256, 256, 132, 64},
+        {1024, 1024, 132, 64},
+        {2048, 2048, 132, 256},
+        {8192, 8192, 132, 256},
+        {8192, 1024, 132, 256},
+        {1, 1, 132, 64},
+        /* a transformer layer: M tokens by N */
+        {128, 4096, 132, 64},
+        {128, 11008, 132, 64},
+        {128, 14336, 132, 64},
+        {512, 4096, 132, 128},
+        {512, 11008, 132, 128},
+        {512, 14336, 132, 256},
+        {1000, 4096, 132, 256},
+        {1000, 11008, 132, 256},
+        {4096, 4096, 132, 256},
+        /* one tile row: narrow (its rounds at most tie the wide tile's) */
+        {1, 132 * 64 + 1, 132, 64},
+        {128, 40000, 132, 64},
+        /* two tile rows: 132 narrow tiles, one round; then 134 (two, 10)
+         * against 34 middle cluster tiles (one, 6); 66 of those, then 67
+         * (two, 12) against 34 wide (one, 10) */
+        {256, 33 * 128, 132, 64},
+        {256, 33 * 128 + 1, 132, 128},
+        {256, 66 * 128, 132, 128},
+        {256, 66 * 128 + 1, 132, 256},
+        /* four: 132 narrow tiles, then 136 against 34 middle cluster
+         * tiles; 66 of those, then 68 (two, 12) against 34 wide (one, 10);
+         * 66 wide ones, then 68 (two, 20) against 134 middle (three, 18);
+         * 198 middle (three), then 200 (four, 24) against 100 wide (two) */
+        {512, 33 * 64, 132, 64},
+        {512, 33 * 64 + 1, 132, 128},
+        {512, 33 * 128, 132, 128},
+        {512, 33 * 128 + 1, 132, 256},
+        {512, 66 * 128, 132, 256},
+        {512, 66 * 128 + 1, 132, 128},
+        {512, 99 * 128, 132, 128},
+        {512, 99 * 128 + 1, 132, 256},
+        /* 2048 x 1024: 64 wide tiles, half the SMs; 128 middle ones */
+        {2048, 1024, 132, 128},
+        /* a tie: 264 narrow tiles (two rounds, 10) and 36 wide cluster
+         * tiles (one, 10) against 68 middle ones (two, 12) */
+        {1000, 2112, 132, 64},
+        {1000, 2048, 132, 128},
+        /* a GPU of other SMs, 300 x 600 (3 tile rows): on 20 SMs 30 narrow
+         * tiles are 2 rounds (10), 10 middle cluster tiles 1 (6); on 6, 6
+         * wide cluster tiles are 2 rounds (20) against 4 middle (24) and
+         * 5 narrow (25); on 1, 60 wide and middle alike: the middle tile */
+        {300, 600, 132, 64},
+        {300, 600, 20, 128},
+        {300, 600, 6, 256},
+        {300, 600, 1, 128},
+    };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
-        EXPECT(gemm_tile_wgmma_bn(picks[i].m, picks[i].n, 132) == picks[i].bn,
-               "%lld x %lld on 132 SMs: bn %d", (long long)picks[i].m, (long long)picks[i].n,
-               picks[i].bn);
-        /* the mma.sync kernel's wide tile is the same 128 x 256, and its rule the same */
-        EXPECT(gemm_tile_bn(picks[i].m, picks[i].n, 132) ==
-                   (picks[i].bn == GEMM_TILE_WGMMA_BN ? GEMM_TILE_BN : GEMM_TILE_BN_NARROW),
-               "%lld x %lld on 132 SMs: the mma.sync kernel's tile as the wgmma kernel's",
-               (long long)picks[i].m, (long long)picks[i].n);
+        const int bn = gemm_tile_wgmma_bn(picks[i].m, picks[i].n, picks[i].sms);
+        EXPECT(bn == picks[i].bn, "%lld x %lld on %d SMs: bn %d, want %d", (long long)picks[i].m,
+               (long long)picks[i].n, picks[i].sms, bn, picks[i].bn);
+        /* the mma.sync kernel keeps the two-tile rule (wide where the wide
+         * tiles number half the SMs): where the wgmma kernel takes its wide
+         * tile (at least about a round of them), so does it */
+        if (picks[i].sms == 132 && picks[i].bn == GEMM_TILE_WGMMA_BN)
+            EXPECT(gemm_tile_bn(picks[i].m, picks[i].n, 132) == GEMM_TILE_BN,
+                   "%lld x %lld on 132 SMs: the mma.sync kernel's wide tile too",
+                   (long long)picks[i].m, (long long)picks[i].n);
     }
+    /* rounds: the wide and middle tiles' clusters of 2 tile rows, the narrow one alone */
+    EXPECT(gemm_tile_wgmma_rounds(1000, 14336, GEMM_TILE_WGMMA_BN, 132) == 4 &&
+               gemm_tile_wgmma_rounds(1000, 14336, GEMM_TILE_WGMMA_BN_MID, 132) == 7 &&
+               gemm_tile_wgmma_rounds(1000, 14336, GEMM_TILE_WGMMA_BN_NARROW, 132) == 14 &&
+               gemm_tile_wgmma_rounds(128, 4096, GEMM_TILE_WGMMA_BN, 1) == 16,
+           "rounds at 1000 x 14336 on 132 SMs, and of a GPU of fewer SMs than a cluster");
 }
 
 /* The descriptors the kernel builds find, for every row and both chunks of
@@ -787,9 +856,10 @@ static void test_wgmma_descriptors(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad = 0;
-        for (int operand = 0; operand < 3; ++operand) { /* A, B, the narrow tile's B */
+        for (int operand = 0; operand < 4; ++operand) { /* A, B, the middle and narrow Bs */
             const int rows = operand == 1   ? GEMM_TILE_WGMMA_BN
                              : operand == 2 ? GEMM_TILE_WGMMA_BN_NARROW
+                             : operand == 3 ? GEMM_TILE_WGMMA_BN_MID
                                             : GEMM_TILE_WGMMA_BM,
                       reads = operand ? rows : GEMM_TILE_WGMMA_M;
             for (int row0 = 0; row0 + reads <= rows; row0 += reads)
@@ -818,28 +888,31 @@ static void test_wgmma_descriptors(void)
 
 /* Requests and a launch: per K tile a block issues gemm_tile_wgmma_slabs
  * TMA boxes for A and for its share of B, and each of 2 consumers 4 wgmma;
- * every wgmma reads A's 16 core matrices and B's bn / 4 (64 wide, 16
- * narrow), one wavefront each in every mode (conflict-free); per tile each
+ * every wgmma reads A's 16 core matrices and B's bn / 4 (64 wide, 32
+ * middle, 16 narrow), one wavefront each in every mode (conflict-free); per tile each
  * consumer stages 64 x bn of C through its swizzled buffers (fp32: bn / 32
  * boxes, 8-byte stores of 2 wavefronts; fp16: bn / 64 boxes, 4 bytes, 1
  * wavefront; bn stores a warp in all) and TMA stores each box. A launch:
  * every block of every cluster tile, K tile by K tile. 300 x 600 x 200: 3
  * tile rows, 4 K tiles; on 132 SMs the narrow tile (10 tile columns, in
- * clusters of GEMM_TILE_WGMMA_NARROW_CM x _CN: 30 tiles at 1 x 2), on 2
- * SMs the wide one (3 tile columns; clusters of 2 along M run 2 cluster
- * tile rows, one past m: 12 tiles). */
+ * clusters of GEMM_TILE_WGMMA_NARROW_CM x _CN: 30 tiles at 1 x 2), on 20
+ * the middle one (5 tile columns), on 6 the wide one (3 tile columns);
+ * these two in clusters of 2 along M run 2 cluster tile rows, one past m:
+ * 20 and 12 tiles. */
 static void test_wgmma_model(void)
 {
-    struct bf_bank_rules two = bf_rules_sm90;
-    two.sms = 2;
-    const struct bf_bank_rules *rules[2] = {&bf_rules_sm90, &two};
+    struct bf_bank_rules twenty = bf_rules_sm90, six = bf_rules_sm90;
+    twenty.sms = 20;
+    six.sms = 6;
+    const struct bf_bank_rules *rules[3] = {&bf_rules_sm90, &twenty, &six};
+    const int bns[3] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN};
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
         for (int out = 2; out <= 4; out += 2)
-            for (int g = 0; g < 2; ++g) {
+            for (int g = 0; g < 3; ++g) {
                 const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
                 struct bf_site s[BF_MAX_SITES];
                 const int64_t m = 300, n = 600, k = 200;
-                const int bn = g ? GEMM_TILE_WGMMA_BN : GEMM_TILE_WGMMA_BN_NARROW;
+                const int bn = bns[g];
                 EXPECT_EQ(gemm_tile_wgmma_bn(m, n, rules[g]->sms), bn, "the tile picked");
                 const int nsites = gemm_tile_model_launch(var, m, n, k, out, rules[g], s);
                 const int cm = gemm_tile_wgmma_cm(bn), cn = gemm_tile_wgmma_cn(bn);
@@ -872,10 +945,14 @@ static void test_wgmma_model(void)
                     (unsigned long long)wgmma);
                 /* fp32: 8-byte stores, served a half-warp (4 rows) at a time: the
                  * odd rows' other order keeps them at 2, the ideal. The narrow
-                 * tile stores C directly unless GEMM_TILE_WGMMA_NARROW_STAGED:
-                 * then no staging and no TMA store. */
+                 * tile stores C directly unless GEMM_TILE_WGMMA_NARROW_STAGED
+                 * (the middle one stages it unless GEMM_TILE_WGMMA_MID_STAGED is
+                 * 0): then no staging and no TMA store. */
                 const int staged = gemm_tile_wgmma_staged(0, n, out, bn);
-                EXPECT_EQ(staged, bn == GEMM_TILE_WGMMA_BN || GEMM_TILE_WGMMA_NARROW_STAGED,
+                EXPECT_EQ(staged,
+                          bn == GEMM_TILE_WGMMA_BN ||
+                              (bn == GEMM_TILE_WGMMA_BN_MID && GEMM_TILE_WGMMA_MID_STAGED) ||
+                              (bn == GEMM_TILE_WGMMA_BN_NARROW && GEMM_TILE_WGMMA_NARROW_STAGED),
                           "the tiles that stage C");
                 const uint64_t per_store = out == 4 ? 2 : 1, ideal = per_store;
                 if (!staged)
@@ -909,6 +986,29 @@ static void test_wgmma_model(void)
                            s[GEMM_TILE_SITE_TMA_A].requests == 0,
                        "%s: k = 12 refused, no requests", names[v]);
             }
+    /* A tile's epilogue through the buffers in each width (the narrow tile
+     * stores C directly unless GEMM_TILE_WGMMA_NARROW_STAGED; staged, its
+     * stores are as free of conflicts as the others'): per consumer bn
+     * stores and bn x out / 128 TMA boxes; fp32 pairs 2 wavefronts a store,
+     * fp16 1, the ideal. */
+    for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn *= 2)
+        for (int out = 2; out <= 4; out += 2) {
+            struct bf_site e[GEMM_TILE_WGMMA_SITES];
+            for (int i = 0; i < GEMM_TILE_WGMMA_SITES; ++i)
+                e[i] = bf_site_new("site", i == GEMM_TILE_SITE_C_STAGE ? bf_st(8) : bf_tma());
+            gemm_tile_model_wgmma_epilogue(out, bn, &bf_rules_sm90, e);
+            const uint64_t stores = GEMM_TILE_WGMMA_CONSUMERS * (uint64_t)bn,
+                           per_store = out == 4 ? 2 : 1;
+            EXPECT(e[GEMM_TILE_SITE_C_STAGE].requests == stores &&
+                       e[GEMM_TILE_SITE_C_STAGE].wavefronts == per_store * stores &&
+                       e[GEMM_TILE_SITE_C_STAGE].ideal == per_store * stores &&
+                       e[GEMM_TILE_SITE_C_TMA].requests ==
+                           GEMM_TILE_WGMMA_CONSUMERS * (uint64_t)(bn * out / 128),
+                   "bn %d, %d-byte C: the epilogue's %llu stores, %llu wavefronts, %llu boxes", bn,
+                   out, (unsigned long long)e[GEMM_TILE_SITE_C_STAGE].requests,
+                   (unsigned long long)e[GEMM_TILE_SITE_C_STAGE].wavefronts,
+                   (unsigned long long)e[GEMM_TILE_SITE_C_TMA].requests);
+        }
     /* The staging stores into plain 128-byte rows instead (no swizzle): 8
      * rows of one place: 8 of 8 bytes in the same 8 banks, 8 wavefronts of
      * 2; the swizzled buffer, rows in order: 4 (half-warps: rows 0 and 1
@@ -1116,10 +1216,10 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
 }
 
 /* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows
- * and of narrow tile columns, a partial K tile) on 2 clusters, so that
- * clusters take two cluster tiles; each tile width in clusters of 1 x 1,
- * 2 x 1, 1 x 2 and 2 x 2 (the kernel's shapes are settings of
- * gemm_tile_wgmma_layout.h; a probe compares them). */
+ * and of narrow and middle tile columns, a partial K tile) on 2 clusters,
+ * so that clusters take two cluster tiles; each of the three tile widths
+ * in clusters of 1 x 1, 2 x 1, 1 x 2 and 2 x 2 (the kernel's shapes are
+ * settings of gemm_tile_wgmma_layout.h; a probe compares them). */
 static void test_wgmma_emulated(void)
 {
     const int64_t m = 300, n = 300, k = 200, clusters = 2;
@@ -1136,9 +1236,9 @@ static void test_wgmma_emulated(void)
         b[i] = gemm_tile_ref_random_half(22, (uint64_t)i);
     gemm_tile_ref(want, a, b, m, n, k);
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
-        for (int shape = 0; shape < 8; ++shape) {
-            const int bn = shape < 4 ? GEMM_TILE_WGMMA_BN_NARROW : GEMM_TILE_WGMMA_BN,
-                      cm = 1 + shape % 2, cn = 1 + shape / 2 % 2;
+        for (int shape = 0; shape < 12; ++shape) {
+            const int bn = GEMM_TILE_WGMMA_BN_NARROW << shape / 4, cm = 1 + shape % 2,
+                      cn = 1 + shape / 2 % 2;
             const struct emulated e = {NULL, a, b, m, n, k};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
@@ -1217,6 +1317,7 @@ int main(void)
     test_block_order();
     test_emulated();
     test_wgmma_layouts();
+    test_wgmma_rule();
     test_wgmma_descriptors();
     test_wgmma_model();
     test_wgmma_order();
