@@ -139,10 +139,12 @@ static const struct bf_size bench_sizes[] = {
 /* For ncu: sizes of under one wave of wide tiles on 132 SMs (32 and 128),
  * one with edge tiles, and the bench's 4096 (512 wide tiles, four waves).
  * On the Hopper path 1024^3 and 1000^3 run the narrow tile (128 blocks),
- * the other two the wide one, as on the mma.sync path (the narrow tile's
- * 64 blocks at 1024^3 and 1000^3). */
+ * 512 x 4096 x 1024 the middle one (128 x 128, clusters of 2), the other
+ * two the wide one; the mma.sync path runs its narrow tile at 1024^3, 1000^3
+ * and 512 x 4096 x 1024. */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}},
                                           {3, {1000, 1000, 1000}},
+                                          {3, {512, 4096, 1024}},
                                           {3, {2048, 2048, 512}},
                                           {3, {4096, 4096, 4096}}};
 
