@@ -489,14 +489,10 @@ static cudaError_t launch(uint8_t *out, const uint8_t *in, const struct aes_lut_
 {
     auto kernel =
         aligned ? aes_lut_kernel<L, ROUNDS, CTR, true> : aes_lut_kernel<L, ROUNDS, CTR, false>;
-    const size_t bytes = 4u * AES_LUT_WORDS(L);
-    if (bytes > 48 * 1024) { /* above the default limit: ask for it */
-        const cudaError_t err =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        if (err != cudaSuccess)
-            return err;
-    }
-    kernel<<<(unsigned)grid, AES_LUT_THREADS, bytes, stream>>>(out, in, p);
+    const cudaError_t err = aes_lut_allow_tables<L>(kernel);
+    if (err != cudaSuccess)
+        return err;
+    kernel<<<(unsigned)grid, AES_LUT_THREADS, 4u * AES_LUT_WORDS(L), stream>>>(out, in, p);
     return cudaGetLastError();
 }
 

@@ -115,15 +115,11 @@ static cudaError_t launch(void *out, const void *in, int64_t blocks, int rounds,
     auto kernel = rounds == 10   ? lookup_ceiling<L, 10>
                   : rounds == 12 ? lookup_ceiling<L, 12>
                                  : lookup_ceiling<L, 14>;
-    const size_t bytes = 4u * AES_LUT_WORDS(L);
-    if (bytes > 48 * 1024) { /* above the default limit: ask for it */
-        const cudaError_t err =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        if (err != cudaSuccess)
-            return err;
-    }
-    kernel<<<(unsigned)grid, AES_LUT_THREADS, bytes, stream>>>((uint4 *)out, (const uint4 *)in,
-                                                               blocks, share);
+    const cudaError_t err = aes_lut_allow_tables<L>(kernel);
+    if (err != cudaSuccess)
+        return err;
+    kernel<<<(unsigned)grid, AES_LUT_THREADS, 4u * AES_LUT_WORDS(L), stream>>>(
+        (uint4 *)out, (const uint4 *)in, blocks, share);
     return cudaGetLastError();
 }
 

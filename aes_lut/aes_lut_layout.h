@@ -197,6 +197,20 @@ static BF_HD int64_t aes_lut_share(int64_t aes_blocks, int64_t grid)
     return grid > 0 ? (tiles + grid - 1) / grid : 0;
 }
 
+#ifdef __CUDACC__
+/* Lets `kernel` (the cipher's or the ceiling's, of layout L) take its
+ * tables' shared memory at launch where that is past the 48 KiB a launch
+ * gets without asking (T0 and T1: 64 KiB). */
+template <enum aes_lut_layout L, typename Kernel>
+static cudaError_t aes_lut_allow_tables(Kernel kernel)
+{
+    const size_t bytes = 4u * AES_LUT_WORDS(L);
+    return bytes > 48 * 1024 ? cudaFuncSetAttribute(
+                                   kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)
+                             : cudaSuccess;
+}
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
