@@ -5,9 +5,11 @@
 # epilogue), each run at the sizes given (its C checked against cuBLAS's
 # first, then timed beside it, L2 flushed). What the rule's costs
 # (gemm_tile_wgmma_bn) are fitted on. Binaries and logs in $WORK (default
-# /tmp/widths), the logs also as one file in $OUT (default out); one line a
-# size and width last. WIDTHS_STEP=build builds only, =run runs what is
-# built (a caller that builds beside other work).
+# /tmp/widths), the logs also as one file in $OUT (default out), named
+# $LOG.log (default widths); one line a size and setting last.
+# WIDTHS_STEP=build builds only, =run runs what is built (a caller that
+# builds beside other work). WIDTHS replaces the settings: clusters.sh
+# times cluster shapes so.
 #   sh gemm_tile/probes/widths.sh [M N K ...]   (default: M 128, 512, 1000 by
 #   a transformer layer's N x K)
 set -u
@@ -46,7 +48,7 @@ for width in $widths; do
     timeout 120 "$work/timeline-$name" $sizes >"$work/run-$name.log" 2>&1 ||
         echo "$name: exit $? (build: $(tail -1 "$work/build-$name.log"))"
 done
-tail -n +1 "$work"/*.log >"$out/widths.log"
+tail -n +1 "$work"/*.log >"$out/${LOG:-widths}.log"
 for width in $widths; do
     name=${width%%:*}
     grep -E "blocks|WRONG" "$work/run-$name.log" |
