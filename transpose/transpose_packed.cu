@@ -364,10 +364,9 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
  * an SM (32 registers). Needs sm_80 (cp.async). */
 template <int E, bool Edge>
 static __device__ __forceinline__ void
-lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
-           int64_t cols, int64_t tile_row, int64_t tile_col, unsigned char *tile)
+lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t rows, int64_t cols,
+           int64_t tile_row, int64_t tile_col)
 {
-    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
     /* A row's phase and line need only the low bits of where it starts:
      * tile row t starts first + t row_step bytes into `in`, mod 2^32. */
     const unsigned in_at = (unsigned)((uintptr_t)in % 128),
@@ -385,9 +384,17 @@ lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in
         copy_chunk(tile + transpose_lines_offset(E, t, s - (int)g, g), bytes != 0 ? in + from : in,
                    bytes);
     }
-    copies_wait();
-    __syncthreads();
+}
 
+template <int E, bool Edge>
+static __device__ __forceinline__ void
+lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
+            int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    const unsigned in_at = (unsigned)((uintptr_t)in % 128),
+                   first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
+                   row_step = (unsigned)(cols * E);
     const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
     if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
         return;
@@ -464,6 +471,18 @@ lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in
             at += rows_bytes;
             sb = (sb + step) % TRANSPOSE_SECTOR;
         }
+}
+
+/* One tile: its copies, then (all of them in) its stores. */
+template <int E, bool Edge>
+static __device__ __forceinline__ void
+lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
+           int64_t cols, int64_t tile_row, int64_t tile_col, unsigned char *tile)
+{
+    lines_copy<E, Edge>(tile, in, rows, cols, tile_row, tile_col);
+    copies_wait();
+    __syncthreads();
+    lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
 }
 
 template <int E>
