@@ -160,10 +160,11 @@ static BF_HD int64_t transpose_cells_out_byte(int elem_bytes, int64_t rows, int6
  * words of each of its 256 / elem_bytes output rows. A word of an output
  * row whose phase is not a whole cell holds the end of one lane's cell and
  * the start of the next's: each lane takes the cell of the lane before by
- * a shuffle. On the H100 0.85-0.89 of copy for bytes and halves at
- * 7919x8209, 8193^2, 16383x16385 and 11587^2 where the register-loaded
- * tile reads 0.69-0.72 (bytes) and 0.79-0.82 (halves) (`bankfree bench
- * transpose`; docs/notes/transpose/). */
+ * a shuffle. Against the register-loaded tile's 0.69-0.72 (bytes) and
+ * 0.79-0.82 (halves) of copy at odd shapes on the H100, 0.84-0.92 where
+ * the data is 4x L2 or more, but 0.75 for bytes at 7919x8209 with L2
+ * flushed; 0.60-0.72 on the H200, whose DRAM outruns it (the suspect: a
+ * tile reads twice its bytes' L2 sectors; docs/notes/transpose/odd-shapes.md). */
 #define TRANSPOSE_LINES_ABOVE         8  /* cell rows above a tile's own: a sector's elements / k */
 #define TRANSPOSE_LINES_OWN           24 /* cell rows a tile writes: 32 - ABOVE, one a lane */
 #define TRANSPOSE_LINES_ROW           24 /* chunks a tile row: 3 lines, 256 bytes at any phase */
