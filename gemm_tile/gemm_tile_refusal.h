@@ -23,7 +23,8 @@ static inline const char *gemm_tile_refusal(enum gemm_tile_variant variant, int6
         return "M or N below 1";
     if (k < 8 || k % 8 != 0)
         return "K not a positive multiple of 8";
-    if ((m + 127) / 128 > INT_MAX / ((n + 127) / 128))
+    /* Tiles counted without m + 127, which overflows near INT64_MAX. */
+    if (m / 128 + (m % 128 != 0) > INT_MAX / (n / 128 + (n % 128 != 0)))
         return "more than 2^31 - 1 tiles of C";
     if (variant >= GEMM_TILE_MMA_SYNC_VARIANTS && (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX))
         return "M, N or K of 2^31 or more (TMA's coordinates are 32-bit)";

@@ -1280,6 +1280,8 @@ static void test_refusals(void)
                              gemm_tile_refusal(var, 0, 1, 8),
                              gemm_tile_refusal(var, 1, -1, 8),
                              gemm_tile_refusal(var, side, side, 8),
+                             gemm_tile_refusal(var, INT64_MAX - 100, 1, 8), /* m + 127 overflows */
+                             gemm_tile_refusal(var, 1, INT64_MAX, 8),
                              gemm_tile_launch_refusal(var, NULL, ab, ab, 1, 1, 8),
                              gemm_tile_launch_refusal(var, c, NULL, ab, 1, 1, 8),
                              gemm_tile_launch_refusal(var, c, ab, NULL, 1, 1, 8),
