@@ -537,6 +537,13 @@ static void test_lines_emulated(void)
                !transpose_lines_launch(TRANSPOSE_PACKED, 1, 1056, 1040, 90) &&
                !transpose_lines_launch(TRANSPOSE_PADDED, 1, 1000, 999, 90),
            "lines: bytes and halves, 256 rows of 256 bytes or more, not where cells runs");
+    /* Halves' 48-row tiles: 2^31 - 1 of them at most (gridDim.x). */
+    const int64_t most_rows = 48 * (int64_t)INT32_MAX - 15;
+    EXPECT(transpose_lines_tile_rows(2, most_rows) == INT32_MAX &&
+               transpose_lines_shape(2, most_rows, 128) &&
+               !transpose_lines_shape(2, most_rows + 1, 128) &&
+               transpose_refusal_elem(TRANSPOSE_PACKED, 2, most_rows + 1, 128) == NULL,
+           "lines: 2^31 - 1 tile rows of halves taken, one more left to the register tile");
     /* Below sm_80 (no cp.async) packed keeps its register-loaded tile: the
      * model replays it, a store and a load of whole cells. */
     EXPECT(!transpose_cells_launch(TRANSPOSE_PACKED, 1, 1024, 1024, 75) &&

@@ -172,13 +172,29 @@ static BF_HD int64_t transpose_cells_out_byte(int elem_bytes, int64_t rows, int6
  * 48 KiB for bytes, 24 KiB for halves. */
 #define TRANSPOSE_LINES_TILE_BYTES(k) (32 * (k)*TRANSPOSE_LINES_ROW * 16)
 
+/* Input rows a tile writes (its own), and tile rows of the grid: the last
+ * output words of a column lie up to 8 cell rows below its last tile's own. */
+static BF_HD int64_t transpose_lines_rows(int elem_bytes)
+{
+    return TRANSPOSE_LINES_OWN * transpose_pack(TRANSPOSE_PACKED, elem_bytes);
+}
+static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
+{
+    const int64_t own = transpose_lines_rows(elem_bytes);
+    return (rows + TRANSPOSE_LINES_ABOVE * transpose_pack(TRANSPOSE_PACKED, elem_bytes) - 1 + own -
+            1) /
+           own;
+}
+
 /* Whether packed takes the lines kernel at this shape where the cells
  * kernel does not (pointers aside: transpose_lines_takes); a tile column
- * a block column, at most 65535. */
+ * a block column, at most 65535, and at most 2^31 - 1 tile rows (halves'
+ * 48-row tiles can pass the refusal's count of 64-row ones). */
 static BF_HD bool transpose_lines_shape(int elem_bytes, int64_t rows, int64_t cols)
 {
     return (elem_bytes == 1 || elem_bytes == 2) && rows >= 256 && cols * elem_bytes >= 256 &&
-           transpose_cells_tile_cols(elem_bytes, cols) <= 65535;
+           transpose_cells_tile_cols(elem_bytes, cols) <= 65535 &&
+           transpose_lines_tile_rows(elem_bytes, rows) <= INT32_MAX;
 }
 /* Whether a launch of `variant` takes it, `in` and `out` from cudaMalloc
  * (the model and the tests); whether it is taken with these pointers (the
@@ -195,19 +211,6 @@ static BF_HD bool transpose_lines_takes(int elem_bytes, int64_t rows, int64_t co
     return transpose_lines_shape(elem_bytes, rows, cols) && (uintptr_t)in % 16 == 0;
 }
 
-/* Input rows a tile writes (its own), and tile rows of the grid: the last
- * output words of a column lie up to 8 cell rows below its last tile's own. */
-static BF_HD int64_t transpose_lines_rows(int elem_bytes)
-{
-    return TRANSPOSE_LINES_OWN * transpose_pack(TRANSPOSE_PACKED, elem_bytes);
-}
-static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
-{
-    const int64_t own = transpose_lines_rows(elem_bytes);
-    return (rows + TRANSPOSE_LINES_ABOVE * transpose_pack(TRANSPOSE_PACKED, elem_bytes) - 1 + own -
-            1) /
-           own;
-}
 /* Whether tile row tile_row of tile column tile_col checks what it copies
  * and stores: the first (rows above the matrix), those that reach its last
  * row (a copy may pass the end of `in`), the right edge (columns past it).
