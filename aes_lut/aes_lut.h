@@ -37,7 +37,7 @@ enum aes_lut_variant {
  * and out (16-byte aligned buffers take the fast path), out == in (in place)
  * allowed; other overlaps are not. counter is host memory, read at the call.
  * Returns cudaErrorInvalidValue for a bad variant, key_bytes not 16, 24 or
- * 32, n < 0, or a null pointer (in and out may be NULL when n is 0), else
+ * 32, n < 0 or n >= 2^62, or a null pointer (in and out may be NULL when n is 0), else
  * the launch's error. */
 cudaError_t aes_lut_ctr(enum aes_lut_variant variant, const uint8_t *key, int key_bytes,
                         const uint8_t counter[16], uint8_t *out, const uint8_t *in, int64_t n,

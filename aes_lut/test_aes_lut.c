@@ -421,8 +421,22 @@ static void test_model(void)
     }
 }
 
+/* The launchers' rule (aes_lut_refusal): its edges. */
+static void test_refusal(void)
+{
+    const int64_t most = ((int64_t)1 << 62) - 1;
+    EXPECT(aes_lut_refusal(0, 0) == NULL && aes_lut_refusal(0, 1) == NULL &&
+               aes_lut_refusal(0, most) == NULL && aes_lut_refusal(1, most - 15) == NULL,
+           "CTR of any length below 2^62, ECB of whole blocks, taken");
+    EXPECT(aes_lut_refusal(0, -1) != NULL && aes_lut_refusal(1, 17) != NULL &&
+               aes_lut_refusal(0, most + 1) != NULL && aes_lut_refusal(0, INT64_MAX) != NULL &&
+               aes_lut_refusal(1, INT64_MAX - 15) != NULL,
+           "a negative length, ECB of a partial block, 2^62 bytes or more refused");
+}
+
 int main(void)
 {
+    test_refusal();
     test_fips197();
     test_sp800_38a();
     test_counter();

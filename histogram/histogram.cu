@@ -212,7 +212,9 @@ template <int BINS>
 static cudaError_t histogram(enum histogram_variant variant, uint32_t *hist, const uint8_t *in,
                              int64_t n, cudaStream_t stream)
 {
-    if ((unsigned)variant >= HISTOGRAM_VARIANTS || hist == NULL || n < 0 || (in == NULL && n > 0))
+    /* n < 2^62: the byte counts (n x 2 and what is rounded up from it) stay far from overflow. */
+    if ((unsigned)variant >= HISTOGRAM_VARIANTS || hist == NULL || n < 0 || n >= (int64_t)1 << 62 ||
+        (in == NULL && n > 0))
         return cudaErrorInvalidValue;
     cudaError_t err = cudaMemsetAsync(hist, 0, 4u * BINS, stream);
     if (err != cudaSuccess || n == 0)

@@ -39,7 +39,7 @@ enum histogram_variant {
 };
 
 /* hist[b] = number of in[i] == b, i < n (mod 2^32). in may start at any byte
- * address. Returns cudaErrorInvalidValue for a bad variant, n < 0, or a null
+ * address. Returns cudaErrorInvalidValue for a bad variant, n < 0 or n >= 2^62, or a null
  * pointer (in may be NULL when n is 0), else the launches' error. */
 cudaError_t histogram_u8(enum histogram_variant variant, uint32_t *hist, const uint8_t *in,
                          int64_t n, cudaStream_t stream);
