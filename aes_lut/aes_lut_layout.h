@@ -47,14 +47,14 @@
 
 /* Why aes_lut_ctr and aes_lut_ecb refuse n bytes with cudaErrorInvalidValue
  * (NULL: they run them; they refuse a bad variant, key or pointer too): ECB
- * encrypts whole blocks only; lengths of 2^62 bytes or more are refused
- * (no GPU holds them; the block counts would overflow near 2^63). The launcher, the model and the
- * runner's refusals all ask this. */
+ * encrypts whole blocks only; lengths of 2^62 bytes or more are refused (no
+ * GPU holds them; the launcher's block counts would overflow near 2^63).
+ * The launcher, the model and the runner's refusals all ask this. */
 static inline const char *aes_lut_refusal(int ecb, int64_t n)
 {
     if (n < 0)
         return "a negative length";
-    if (n >= (int64_t)1 << 62) /* the launcher's block counts stay far from overflow */
+    if (n >= (int64_t)1 << 62)
         return "a length of 2^62 bytes or more";
     if (ecb && n % 16 != 0)
         return "ECB of a partial 16-byte block";

@@ -5,8 +5,8 @@
  * (transpose_packed_lines_piped). Contenders' reps interleaved, timed as
  * `bankfree bench` times (L2 flushed by a read where the data is under 4x
  * L2, else cold; medians of 60), as a fraction of the bench's copy kernel;
- * each piped output compared in full with the library's. Slower at every
- * shape (docs/notes/transpose/odd-shapes.md). On a GPU machine:
+ * each piped output compared in full with the library's. Slower but for
+ * the smallest bytes (docs/notes/transpose/odd-shapes.md). On a GPU machine:
  *   cmake --build build --target transpose_probe_lines_piped &&
  *   build/transpose/transpose_probe_lines_piped */
 #include <stdint.h>
