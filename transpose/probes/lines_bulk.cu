@@ -1,0 +1,301 @@
+/* Bytes and halves at odd shapes: the packed lines kernel against the same
+ * tile copied in by the bulk copy engine (cp.async.bulk, sm_90), one copy a
+ * tile row: its 256 bytes from the 16-byte chunk they start in, 17 chunks
+ * (272 bytes: 9 sectors of L2 where the lines kernel's three lines are 12),
+ * placed at that chunk's start so that no line of `in` matters to the
+ * tile, rotated by the row's cell row (16 (24 t + t / k mod 8)) so that the
+ * store phase's reads are conflict-free; the copies write shared memory
+ * outside the LSU (no wavefronts), 128 copy instructions a tile instead of
+ * the lines kernel's 3072. The store phase is the lines kernel's, its
+ * chunks found by that offset. Contenders' reps interleaved, timed as
+ * `bankfree bench` times (L2 flushed by a read where the data is under 4x
+ * L2, else cold; medians of 60), as a fraction of the bench's copy kernel;
+ * each output compared in full with the library's. Slower than the lines
+ * kernel at every shape on the H100 and the H200, though it reads fewer L2
+ * sectors and issues fewer instructions (docs/notes/transpose/odd-shapes.md,
+ * "Bulk copies"). On a GPU machine (sm_90):
+ *   cmake --build build --target transpose_probe_lines_bulk &&
+ *   build/transpose/transpose_probe_lines_bulk [CASE] */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ceilings.h"
+#include "transpose/probes/check.h"
+#include "transpose/transpose.h"
+/* The library's kernels; its launcher under another name (the probe links the library). */
+#define transpose_packed_launch probe_packed_launch
+#include "transpose/transpose_packed.cu"
+#undef transpose_packed_launch
+
+#define BULK_ROW 24 /* chunks a tile row in shared memory: 17 used, rotated by up to 7 */
+
+static __host__ __device__ __forceinline__ uint32_t bulk_offset(int k, int t, int c)
+{
+    return 16u * (uint32_t)(BULK_ROW * t + (t / k) % 8 + c);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define PROBE_SM90 1
+#else
+#define PROBE_SM90 0
+#endif
+
+template <int E, bool Edge>
+static __device__ __forceinline__ void bulk_copy(unsigned char *tile, const unsigned char *in,
+                                                 int64_t rows, int64_t cols, int64_t tile_row,
+                                                 int64_t tile_col, uint32_t bar)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    const int t = threadIdx.x;
+    if (t >= 32 * K)
+        return;
+    const int64_t row = tile_row * transpose_lines_rows(E) - TRANSPOSE_LINES_ABOVE * K + t;
+    const int64_t start = transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
+    const int64_t from = start - (int64_t)((unsigned)start % 16u);
+    uint32_t bytes = 272;
+    if (Edge) {
+        const int64_t left = rows * cols * E - from;
+        bytes = row < 0 || row >= rows ? 0 : left < 272 ? (uint32_t)(left / 16 * 16) : 272;
+    }
+#if PROBE_SM90
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+                 : "memory");
+    if (bytes != 0)
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], "
+                     "[%1], %2, [%3];\n" ::"r"(
+                         (unsigned)__cvta_generic_to_shared(tile + bulk_offset(K, t, 0))),
+                     "l"(__cvta_generic_to_global(in + from)), "r"(bytes), "r"(bar)
+                     : "memory");
+#else
+    (void)tile, (void)in, (void)from, (void)bar;
+    __trap();
+#endif
+}
+
+/* lines_store with its chunks at bulk_offset. */
+template <int E, bool Edge>
+static __device__ __forceinline__ void
+bulk_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
+           int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    const unsigned first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
+                   row_step = (unsigned)(cols * E);
+    const int j = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
+        return;
+    uint32_t cell[4][K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        const int t = K * lane + i;
+        const unsigned phase = (first + (unsigned)t * row_step) & 15;
+        const uint4 a = *(const uint4 *)(tile + bulk_offset(K, t, j)),
+                    b = *(const uint4 *)(tile + bulk_offset(K, t, j + 1));
+        uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+        if (phase & 8) {
+#pragma unroll
+            for (int w = 0; w < 6; ++w)
+                x[w] = x[w + 2];
+        }
+        if (phase & 4) {
+#pragma unroll
+            for (int w = 0; w < 5; ++w)
+                x[w] = x[w + 1];
+        }
+        const unsigned bytes = 0x3210u + 0x1111u * (phase & 3);
+#pragma unroll
+        for (int m = 0; m < 4; ++m)
+            cell[m][i] = __byte_perm(x[m], x[m + 1], bytes);
+    }
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+        transpose_block(cell[m]);
+    const int64_t rows_bytes = rows * E;
+    const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
+    unsigned char *at = out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E +
+                        4 * (lane - TRANSPOSE_LINES_ABOVE);
+    unsigned sb =
+        transpose_lines_phase_bytes(E, rows, (unsigned)((uintptr_t)out % 32), o0, tile_row);
+    const unsigned step = (unsigned)(rows_bytes % TRANSPOSE_SECTOR);
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+#pragma unroll
+        for (int e = 0; e < K; ++e) {
+            if (Edge && o0 + K * m + e >= cols)
+                return;
+            const unsigned cs = sb / E / K, bs = sb / E % K;
+            const uint32_t word =
+                transpose_lines_word(E, __shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], bs);
+            const unsigned w = (unsigned)(lane - TRANSPOSE_LINES_ABOVE + (int)cs);
+            unsigned char *to = at + (4 * (int)cs - (int)sb);
+            if (!Edge) {
+                asm volatile("{\n.reg .pred p;\nsetp.lt.u32 p, %2, %3;\n@p st.global.b32 [%0], "
+                             "%1;\n}\n" ::"l"(to),
+                             "r"(word), "r"(w), "n"(TRANSPOSE_LINES_OWN)
+                             : "memory");
+            } else if (w < TRANSPOSE_LINES_OWN) {
+                const int64_t first_row = tile_row * transpose_lines_rows(E) - sb / E + K * w;
+                if (first_row >= 0 && first_row + K < rows) {
+                    *(uint32_t *)to = word;
+                } else {
+                    const unsigned char *last = in + ((rows - 1) * cols + o0 + K * m + e) * E;
+#pragma unroll
+                    for (int n = 0; n < K; ++n)
+                        if (first_row + n >= 0 && first_row + n < rows)
+                            memcpy(to + n * E,
+                                   first_row + n == rows - 1 ? last
+                                                             : (const unsigned char *)&word + n * E,
+                                   E);
+                }
+            }
+            at += rows_bytes;
+            sb = (sb + step) % TRANSPOSE_SECTOR;
+        }
+}
+
+template <int E, bool Edge>
+static __device__ __forceinline__ void
+bulk_tile(unsigned char *out, const unsigned char *in, int64_t rows, int64_t cols, int64_t tile_row,
+          int64_t tile_col, unsigned char *tile, uint64_t *bar_)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    const uint32_t bar = (uint32_t)__cvta_generic_to_shared(bar_);
+#if PROBE_SM90
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(32 * K));
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    bulk_copy<E, Edge>(tile, in, rows, cols, tile_row, tile_col, bar);
+    uint32_t done;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(bar)
+                     : "memory");
+    } while (!done);
+#endif
+    bulk_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
+}
+
+template <int E>
+__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
+                                  BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 4))
+    transpose_packed_bulk(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
+                          int64_t cols)
+{
+    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
+    __shared__ __align__(128) unsigned char tile[32 * K * BULK_ROW * 16];
+    /* The mbarrier in row 0's last chunk, which its copy (rotated by 0) leaves. */
+    uint64_t *bar = (uint64_t *)(tile + 16 * (BULK_ROW - 1));
+    const int64_t tile_row = blockIdx.x, tile_col = blockIdx.y;
+    if (transpose_lines_edge(E, rows, cols, tile_row, tile_col))
+        bulk_tile<E, true>((unsigned char *)out, (const unsigned char *)in, rows, cols, tile_row,
+                           tile_col, tile, bar);
+    else
+        bulk_tile<E, false>((unsigned char *)out, (const unsigned char *)in, rows, cols, tile_row,
+                            tile_col, tile, bar);
+}
+
+enum { REPS = 60, CONTENDERS = 3 };
+
+/* 0 copy kernel, 1 library, 2 bulk. */
+static void launch(int k, void *out, const void *in, int64_t rows, int64_t cols, int e)
+{
+    if (k == 0) {
+        CHECK(bf_copy_kernel_ceiling(out, in, (size_t)(rows * cols * e), 0));
+    } else if (k == 1) {
+        CHECK(transpose(TRANSPOSE_PACKED, e, out, in, rows, cols, 0));
+    } else {
+        const dim3 grid((unsigned)transpose_lines_tile_rows(e, rows),
+                        (unsigned)transpose_cells_tile_cols(e, cols));
+        if (e == 1)
+            transpose_packed_bulk<1><<<grid, TRANSPOSE_CELLS_THREADS>>>(out, in, rows, cols);
+        else
+            transpose_packed_bulk<2><<<grid, TRANSPOSE_CELLS_THREADS>>>(out, in, rows, cols);
+        CHECK(cudaGetLastError());
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        int e;
+        int64_t rows, cols;
+    } cases[] = {
+        {1, 7919, 8209}, {1, 16383, 16385}, {1, 8193, 8193}, {1, 2047, 2049},   {1, 4099, 300},
+        {1, 300, 4099},  {1, 8192, 8224},   {2, 7919, 8209}, {2, 16383, 16385}, {2, 8193, 8193},
+        {2, 2047, 2049}, {2, 300, 4099},    {2, 4099, 300},  {2, 1000, 999},
+    };
+    const size_t count = sizeof cases / sizeof *cases;
+    const int only = argc > 1 ? atoi(argv[1]) : -1; /* one case's index */
+    size_t most = 0;
+    for (size_t c = 0; c < count; ++c)
+        if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
+            most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
+    int l2 = 0;
+    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    unsigned char *host = (unsigned char *)malloc(most), *mine = (unsigned char *)malloc(most);
+    if (host == NULL || mine == NULL)
+        return 1;
+    uint32_t x = 12345u;
+    for (size_t i = 0; i < most; ++i) {
+        x = x * 1664525u + 1013904223u;
+        host[i] = (unsigned char)(x >> 24);
+    }
+    void *in, *out, *ref, *flush;
+    CHECK(cudaMalloc(&in, most));
+    CHECK(cudaMalloc(&out, most));
+    CHECK(cudaMalloc(&ref, most));
+    CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
+    CHECK(cudaMemset(flush, 1, 2 * (size_t)l2));
+    CHECK(cudaMemcpy(in, host, most, cudaMemcpyHostToDevice));
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    static const char *const names[CONTENDERS] = {"copy kernel", "library", "bulk"};
+    printf("%2s %-11s %8s", "e", "shape", "l2");
+    for (int k = 0; k < CONTENDERS; ++k)
+        printf(" %11s us  of copy", names[k]);
+    printf("  same bytes\n");
+    int all_same = 1;
+    for (size_t c = 0; c < count; ++c) {
+        if (only >= 0 && (size_t)only != c)
+            continue;
+        const int e = cases[c].e;
+        const int64_t rows = cases[c].rows, cols = cases[c].cols;
+        const size_t bytes = (size_t)(rows * cols * e);
+        const bool flushed = 2 * bytes < 4 * (size_t)l2;
+        static float ms[CONTENDERS][REPS];
+        for (int rep = -3; rep < REPS; ++rep)
+            for (int k = 0; k < CONTENDERS; ++k) {
+                if (flushed)
+                    flush_l2(flush, 2 * (size_t)l2, rep);
+                CHECK(cudaEventRecord(start, 0));
+                launch(k, out, in, rows, cols, e);
+                CHECK(cudaEventRecord(stop, 0));
+                CHECK(cudaEventSynchronize(stop));
+                if (rep >= 0)
+                    CHECK(cudaEventElapsedTime(&ms[k][rep], start, stop));
+            }
+        CHECK(cudaMemset(ref, 0xa5, bytes));
+        launch(1, ref, in, rows, cols, e);
+        CHECK(cudaMemcpy(host, ref, bytes, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemset(out, 0x5a, bytes));
+        launch(2, out, in, rows, cols, e);
+        CHECK(cudaMemcpy(mine, out, bytes, cudaMemcpyDeviceToHost));
+        const int same = memcmp(host, mine, bytes) == 0;
+        all_same &= same;
+        printf("%2d %5lldx%-5lld %8s", e, (long long)rows, (long long)cols,
+               flushed ? "flushed" : "cold");
+        for (int k = 0; k < CONTENDERS; ++k) {
+            qsort(ms[k], REPS, sizeof(float), by_value);
+            printf(" %14.1f  %8.3f", ms[k][REPS / 2] * 1e3, ms[0][REPS / 2] / ms[k][REPS / 2]);
+        }
+        printf("  %s\n", same ? "yes" : "NO");
+    }
+    return all_same ? 0 : 1;
+}
