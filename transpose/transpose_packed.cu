@@ -386,14 +386,26 @@ lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t ro
     }
 }
 
-template <int E, bool Edge>
+/* Where lines_copy put chunk c of tile row t (c from 0: the chunk with
+ * the row's first byte; row_byte: where the row starts in `in`, mod 2^32). */
+template <int E> struct lines_chunks {
+    unsigned in_at; /* `in`'s place in its 128-byte line */
+    __device__ __forceinline__ uint32_t operator()(int t, unsigned row_byte, int c) const
+    {
+        return transpose_lines_offset(E, t, c, transpose_lines_first_chunk(in_at, row_byte));
+    }
+};
+
+/* The store phase, the tile's chunks where `chunks` says (a probe places
+ * them otherwise). */
+template <int E, bool Edge, class Chunks>
 static __device__ __forceinline__ void
 lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
-            int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile)
+            int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile,
+            Chunks chunks)
 {
     constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
-    const unsigned in_at = (unsigned)((uintptr_t)in % 128),
-                   first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
+    const unsigned first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
                    row_step = (unsigned)(cols * E);
     const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
     if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
@@ -402,10 +414,9 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
 #pragma unroll
     for (int i = 0; i < K; ++i) {
         const int t = K * lane + i;
-        const unsigned row_byte = first + (unsigned)t * row_step;
-        const unsigned phase = row_byte & 15, g = transpose_lines_first_chunk(in_at, row_byte);
-        const uint4 a = *(const uint4 *)(tile + transpose_lines_offset(E, t, j, g)),
-                    b = *(const uint4 *)(tile + transpose_lines_offset(E, t, j + 1, g));
+        const unsigned row_byte = first + (unsigned)t * row_step, phase = row_byte & 15;
+        const uint4 a = *(const uint4 *)(tile + chunks(t, row_byte, j)),
+                    b = *(const uint4 *)(tile + chunks(t, row_byte, j + 1));
         uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
         if (phase & 8) { /* words 2 on: no register indexed by a variable */
 #pragma unroll
@@ -471,6 +482,16 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
             at += rows_bytes;
             sb = (sb + step) % TRANSPOSE_SECTOR;
         }
+}
+
+/* The store phase of the tile lines_copy copied. */
+template <int E, bool Edge>
+static __device__ __forceinline__ void
+lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
+            int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile)
+{
+    lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile,
+                         lines_chunks<E>{(unsigned)((uintptr_t)in % 128)});
 }
 
 /* One tile: its copies, then (all of them in) its stores. */

@@ -23,6 +23,7 @@
 
 #include "common/ceilings.h"
 #include "transpose/probes/check.h"
+#include "transpose/probes/contenders.h"
 #include "transpose/transpose.h"
 /* The library's kernels; its launcher under another name (the probe links the library). */
 #define transpose_packed_launch probe_packed_launch
@@ -74,86 +75,13 @@ static __device__ __forceinline__ void bulk_copy(unsigned char *tile, const unsi
 #endif
 }
 
-/* lines_store with its chunks at bulk_offset. */
-template <int E, bool Edge>
-static __device__ __forceinline__ void
-bulk_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
-           int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile)
-{
-    constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
-    const unsigned first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
-                   row_step = (unsigned)(cols * E);
-    const int j = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
-        return;
-    uint32_t cell[4][K];
-#pragma unroll
-    for (int i = 0; i < K; ++i) {
-        const int t = K * lane + i;
-        const unsigned phase = (first + (unsigned)t * row_step) & 15;
-        const uint4 a = *(const uint4 *)(tile + bulk_offset(K, t, j)),
-                    b = *(const uint4 *)(tile + bulk_offset(K, t, j + 1));
-        uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-        if (phase & 8) {
-#pragma unroll
-            for (int w = 0; w < 6; ++w)
-                x[w] = x[w + 2];
-        }
-        if (phase & 4) {
-#pragma unroll
-            for (int w = 0; w < 5; ++w)
-                x[w] = x[w + 1];
-        }
-        const unsigned bytes = 0x3210u + 0x1111u * (phase & 3);
-#pragma unroll
-        for (int m = 0; m < 4; ++m)
-            cell[m][i] = __byte_perm(x[m], x[m + 1], bytes);
+/* The store phase's chunks: at bulk_offset. */
+template <int K> struct bulk_chunks {
+    __device__ __forceinline__ uint32_t operator()(int t, unsigned, int c) const
+    {
+        return bulk_offset(K, t, c);
     }
-#pragma unroll
-    for (int m = 0; m < 4; ++m)
-        transpose_block(cell[m]);
-    const int64_t rows_bytes = rows * E;
-    const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
-    unsigned char *at = out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E +
-                        4 * (lane - TRANSPOSE_LINES_ABOVE);
-    unsigned sb =
-        transpose_lines_phase_bytes(E, rows, (unsigned)((uintptr_t)out % 32), o0, tile_row);
-    const unsigned step = (unsigned)(rows_bytes % TRANSPOSE_SECTOR);
-#pragma unroll
-    for (int m = 0; m < 4; ++m)
-#pragma unroll
-        for (int e = 0; e < K; ++e) {
-            if (Edge && o0 + K * m + e >= cols)
-                return;
-            const unsigned cs = sb / E / K, bs = sb / E % K;
-            const uint32_t word =
-                transpose_lines_word(E, __shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], bs);
-            const unsigned w = (unsigned)(lane - TRANSPOSE_LINES_ABOVE + (int)cs);
-            unsigned char *to = at + (4 * (int)cs - (int)sb);
-            if (!Edge) {
-                asm volatile("{\n.reg .pred p;\nsetp.lt.u32 p, %2, %3;\n@p st.global.b32 [%0], "
-                             "%1;\n}\n" ::"l"(to),
-                             "r"(word), "r"(w), "n"(TRANSPOSE_LINES_OWN)
-                             : "memory");
-            } else if (w < TRANSPOSE_LINES_OWN) {
-                const int64_t first_row = tile_row * transpose_lines_rows(E) - sb / E + K * w;
-                if (first_row >= 0 && first_row + K < rows) {
-                    *(uint32_t *)to = word;
-                } else {
-                    const unsigned char *last = in + ((rows - 1) * cols + o0 + K * m + e) * E;
-#pragma unroll
-                    for (int n = 0; n < K; ++n)
-                        if (first_row + n >= 0 && first_row + n < rows)
-                            memcpy(to + n * E,
-                                   first_row + n == rows - 1 ? last
-                                                             : (const unsigned char *)&word + n * E,
-                                   E);
-                }
-            }
-            at += rows_bytes;
-            sb = (sb + step) % TRANSPOSE_SECTOR;
-        }
-}
+};
 
 template <int E, bool Edge>
 static __device__ __forceinline__ void
@@ -178,7 +106,7 @@ bulk_tile(unsigned char *out, const unsigned char *in, int64_t rows, int64_t col
                      : "memory");
     } while (!done);
 #endif
-    bulk_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
+    lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile, bulk_chunks<K>{});
 }
 
 template <int E>
@@ -200,10 +128,8 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
                             tile_col, tile, bar);
 }
 
-enum { REPS = 60, CONTENDERS = 3 };
-
 /* 0 copy kernel, 1 library, 2 bulk. */
-static void launch(int k, void *out, const void *in, int64_t rows, int64_t cols, int e)
+static bool launch(int k, void *out, const void *in, int64_t rows, int64_t cols, int e)
 {
     if (k == 0) {
         CHECK(bf_copy_kernel_ceiling(out, in, (size_t)(rows * cols * e), 0));
@@ -218,84 +144,17 @@ static void launch(int k, void *out, const void *in, int64_t rows, int64_t cols,
             transpose_packed_bulk<2><<<grid, TRANSPOSE_CELLS_THREADS>>>(out, in, rows, cols);
         CHECK(cudaGetLastError());
     }
+    return true;
 }
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        int e;
-        int64_t rows, cols;
-    } cases[] = {
+    static const struct probe_case cases[] = {
         {1, 7919, 8209}, {1, 16383, 16385}, {1, 8193, 8193}, {1, 2047, 2049},   {1, 4099, 300},
         {1, 300, 4099},  {1, 8192, 8224},   {2, 7919, 8209}, {2, 16383, 16385}, {2, 8193, 8193},
         {2, 2047, 2049}, {2, 300, 4099},    {2, 4099, 300},  {2, 1000, 999},
     };
-    const size_t count = sizeof cases / sizeof *cases;
+    static const char *const names[] = {"copy kernel", "library", "bulk"};
     const int only = argc > 1 ? atoi(argv[1]) : -1; /* one case's index */
-    size_t most = 0;
-    for (size_t c = 0; c < count; ++c)
-        if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
-            most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
-    int l2 = 0;
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    unsigned char *host = (unsigned char *)malloc(most), *mine = (unsigned char *)malloc(most);
-    if (host == NULL || mine == NULL)
-        return 1;
-    uint32_t x = 12345u;
-    for (size_t i = 0; i < most; ++i) {
-        x = x * 1664525u + 1013904223u;
-        host[i] = (unsigned char)(x >> 24);
-    }
-    void *in, *out, *ref, *flush;
-    CHECK(cudaMalloc(&in, most));
-    CHECK(cudaMalloc(&out, most));
-    CHECK(cudaMalloc(&ref, most));
-    CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
-    CHECK(cudaMemset(flush, 1, 2 * (size_t)l2));
-    CHECK(cudaMemcpy(in, host, most, cudaMemcpyHostToDevice));
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    static const char *const names[CONTENDERS] = {"copy kernel", "library", "bulk"};
-    printf("%2s %-11s %8s", "e", "shape", "l2");
-    for (int k = 0; k < CONTENDERS; ++k)
-        printf(" %11s us  of copy", names[k]);
-    printf("  same bytes\n");
-    int all_same = 1;
-    for (size_t c = 0; c < count; ++c) {
-        if (only >= 0 && (size_t)only != c)
-            continue;
-        const int e = cases[c].e;
-        const int64_t rows = cases[c].rows, cols = cases[c].cols;
-        const size_t bytes = (size_t)(rows * cols * e);
-        const bool flushed = 2 * bytes < 4 * (size_t)l2;
-        static float ms[CONTENDERS][REPS];
-        for (int rep = -3; rep < REPS; ++rep)
-            for (int k = 0; k < CONTENDERS; ++k) {
-                if (flushed)
-                    flush_l2(flush, 2 * (size_t)l2, rep);
-                CHECK(cudaEventRecord(start, 0));
-                launch(k, out, in, rows, cols, e);
-                CHECK(cudaEventRecord(stop, 0));
-                CHECK(cudaEventSynchronize(stop));
-                if (rep >= 0)
-                    CHECK(cudaEventElapsedTime(&ms[k][rep], start, stop));
-            }
-        CHECK(cudaMemset(ref, 0xa5, bytes));
-        launch(1, ref, in, rows, cols, e);
-        CHECK(cudaMemcpy(host, ref, bytes, cudaMemcpyDeviceToHost));
-        CHECK(cudaMemset(out, 0x5a, bytes));
-        launch(2, out, in, rows, cols, e);
-        CHECK(cudaMemcpy(mine, out, bytes, cudaMemcpyDeviceToHost));
-        const int same = memcmp(host, mine, bytes) == 0;
-        all_same &= same;
-        printf("%2d %5lldx%-5lld %8s", e, (long long)rows, (long long)cols,
-               flushed ? "flushed" : "cold");
-        for (int k = 0; k < CONTENDERS; ++k) {
-            qsort(ms[k], REPS, sizeof(float), by_value);
-            printf(" %14.1f  %8.3f", ms[k][REPS / 2] * 1e3, ms[0][REPS / 2] / ms[k][REPS / 2]);
-        }
-        printf("  %s\n", same ? "yes" : "NO");
-    }
-    return all_same ? 0 : 1;
+    return probe_contenders(cases, sizeof cases / sizeof *cases, only, names, 3, launch) ? 0 : 1;
 }

@@ -16,6 +16,7 @@
 
 #include "common/ceilings.h"
 #include "transpose/probes/check.h"
+#include "transpose/probes/contenders.h"
 #include "transpose/transpose.h"
 /* The library's kernels; its launcher under another name (the probe links the library). */
 #define transpose_packed_launch probe_packed_launch
@@ -75,8 +76,6 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
     }
 }
 
-enum { REPS = 60, CONTENDERS = 5 };
-
 template <int E, int Blocks>
 static void launch_piped(void *out, const void *in, int64_t rows, int64_t cols, int sms)
 {
@@ -97,7 +96,8 @@ static void launch_piped(void *out, const void *in, int64_t rows, int64_t cols, 
 
 /* 0 copy kernel, 1 library, 2 piped at 2 blocks an SM, 3 at 3, 4 at 4
  * (halves; bytes' two tiles take 96 KiB: 2 only). False: not run. */
-static bool launch(int k, void *out, const void *in, int64_t rows, int64_t cols, int e, int sms)
+static int gpu_sms; /* the GPU's SMs */
+static bool launch(int k, void *out, const void *in, int64_t rows, int64_t cols, int e)
 {
     switch (k) {
     case 0:
@@ -108,105 +108,31 @@ static bool launch(int k, void *out, const void *in, int64_t rows, int64_t cols,
         return true;
     case 2:
         if (e == 1)
-            launch_piped<1, 2>(out, in, rows, cols, sms);
+            launch_piped<1, 2>(out, in, rows, cols, gpu_sms);
         else
-            launch_piped<2, 2>(out, in, rows, cols, sms);
+            launch_piped<2, 2>(out, in, rows, cols, gpu_sms);
         return true;
     case 3:
         if (e == 1)
             return false;
-        launch_piped<2, 3>(out, in, rows, cols, sms);
+        launch_piped<2, 3>(out, in, rows, cols, gpu_sms);
         return true;
     default:
         if (e == 1)
             return false;
-        launch_piped<2, 4>(out, in, rows, cols, sms);
+        launch_piped<2, 4>(out, in, rows, cols, gpu_sms);
         return true;
     }
 }
 
 int main(void)
 {
-    static const struct {
-        int e;
-        int64_t rows, cols;
-    } cases[] = {
+    static const struct probe_case cases[] = {
         {1, 7919, 8209}, {1, 16383, 16385}, {1, 8193, 8193}, {1, 2047, 2049}, {1, 4099, 300},
         {2, 7919, 8209}, {2, 16383, 16385}, {2, 8193, 8193}, {2, 2047, 2049}, {2, 300, 4099},
     };
-    const size_t count = sizeof cases / sizeof *cases;
-    size_t most = 0;
-    for (size_t c = 0; c < count; ++c)
-        if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
-            most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
-    int l2 = 0, sms = 0;
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    unsigned char *host = (unsigned char *)malloc(most), *mine = (unsigned char *)malloc(most);
-    if (host == NULL || mine == NULL)
-        return 1;
-    uint32_t x = 12345u;
-    for (size_t i = 0; i < most; ++i) {
-        x = x * 1664525u + 1013904223u;
-        host[i] = (unsigned char)(x >> 24);
-    }
-    void *in, *out, *ref, *flush;
-    CHECK(cudaMalloc(&in, most));
-    CHECK(cudaMalloc(&out, most));
-    CHECK(cudaMalloc(&ref, most));
-    CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
-    CHECK(cudaMemset(flush, 1, 2 * (size_t)l2));
-    CHECK(cudaMemcpy(in, host, most, cudaMemcpyHostToDevice));
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    static const char *const names[CONTENDERS] = {"copy kernel", "library", "piped 2", "piped 3",
-                                                  "piped 4"};
-    printf("%2s %-11s %8s", "e", "shape", "l2");
-    for (int k = 0; k < CONTENDERS; ++k)
-        printf(" %11s us  of copy", names[k]);
-    printf("  same bytes\n");
-    for (size_t c = 0; c < count; ++c) {
-        const int e = cases[c].e;
-        const int64_t rows = cases[c].rows, cols = cases[c].cols;
-        const size_t bytes = (size_t)(rows * cols * e);
-        const bool flushed = 2 * bytes < 4 * (size_t)l2;
-        static float ms[CONTENDERS][REPS];
-        bool ran[CONTENDERS] = {false};
-        for (int rep = -3; rep < REPS; ++rep)
-            for (int k = 0; k < CONTENDERS; ++k) {
-                if (flushed)
-                    flush_l2(flush, 2 * (size_t)l2, rep);
-                CHECK(cudaEventRecord(start, 0));
-                ran[k] = launch(k, out, in, rows, cols, e, sms);
-                CHECK(cudaEventRecord(stop, 0));
-                CHECK(cudaEventSynchronize(stop));
-                if (rep >= 0)
-                    CHECK(cudaEventElapsedTime(&ms[k][rep], start, stop));
-            }
-        /* Every piped form against the library, outputs poisoned first. */
-        int same = 1;
-        CHECK(cudaMemset(ref, 0xa5, bytes));
-        launch(1, ref, in, rows, cols, e, sms);
-        CHECK(cudaMemcpy(host, ref, bytes, cudaMemcpyDeviceToHost));
-        for (int k = 2; k < CONTENDERS; ++k) {
-            CHECK(cudaMemset(out, 0x5a, bytes));
-            if (!launch(k, out, in, rows, cols, e, sms))
-                continue;
-            CHECK(cudaMemcpy(mine, out, bytes, cudaMemcpyDeviceToHost));
-            same &= memcmp(host, mine, bytes) == 0;
-        }
-        printf("%2d %5lldx%-5lld %8s", e, (long long)rows, (long long)cols,
-               flushed ? "flushed" : "cold");
-        for (int k = 0; k < CONTENDERS; ++k) {
-            if (!ran[k]) {
-                printf(" %14s  %8s", "-", "-");
-                continue;
-            }
-            qsort(ms[k], REPS, sizeof(float), by_value);
-            printf(" %14.1f  %8.3f", ms[k][REPS / 2] * 1e3, ms[0][REPS / 2] / ms[k][REPS / 2]);
-        }
-        printf("  %s\n", same ? "yes" : "NO");
-    }
+    static const char *const names[] = {"copy kernel", "library", "piped 2", "piped 3", "piped 4"};
+    CHECK(cudaDeviceGetAttribute(&gpu_sms, cudaDevAttrMultiProcessorCount, 0));
+    probe_contenders(cases, sizeof cases / sizeof *cases, -1, names, 5, launch);
     return 0;
 }
