@@ -112,7 +112,7 @@ static void add_operand(uint64_t desc, int rows, const struct bf_bank_rules *rul
     bf_site_add_matrices(site, rules, addr, n / 8);
 }
 
-void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int stage,
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int a_rows, int stage,
                                  const struct bf_bank_rules *rules,
                                  struct bf_site sites[GEMM_TILE_WGMMA_SITES])
 {
@@ -122,7 +122,7 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int sta
     for (int s = 0; s < slabs; ++s) { /* as produce(): one box a slab of each */
         /* each box into every block that shares it */
         bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A],
-                        (uint64_t)gemm_tile_wgmma_a_box_rows(bn) * w * gemm_tile_wgmma_cn(bn));
+                        (uint64_t)a_rows * w * gemm_tile_wgmma_cn(bn));
         bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B],
                         (uint64_t)gemm_tile_wgmma_b_box_rows(bn) * w * gemm_tile_wgmma_cm(bn));
     }
@@ -178,7 +178,7 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     struct bf_site once[GEMM_TILE_WGMMA_SITES];
     wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
-    gemm_tile_model_wgmma_ktile(variant, bn, 0, rules, once);
+    gemm_tile_model_wgmma_ktile(variant, bn, gemm_tile_wgmma_a_load_rows(m, bn), 0, rules, once);
     if (gemm_tile_wgmma_staged(0, n, out_bytes, bn)) /* C from cudaMalloc: 16-byte aligned */
         gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
     const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(

@@ -95,6 +95,7 @@ static __device__ __forceinline__ uint32_t bar_at(uint32_t base, int stage)
 struct work {
     int64_t tiles_m, tiles_n, cluster_tiles;
     int ktiles, rank, rm, rn, cluster, clusters;
+    uint32_t a_bytes; /* of A a stage receives (gemm_tile_wgmma_a_load_rows) */
 };
 
 /* The producer's thread: for each of the block's tiles and each K tile,
@@ -123,7 +124,8 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
-            mbar_arrive_expect_tx(full, gemm_tile_wgmma_stage_bytes(BN));
+            mbar_arrive_expect_tx(full, gemm_tile_wgmma_stage_bytes(BN) - GEMM_TILE_WGMMA_A_BYTES +
+                                            w.a_bytes);
             const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage, BN),
                            b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
 #pragma unroll
@@ -358,6 +360,7 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, GEMM_TILE_WGMMA_CM_OF(BN),
                                                     GEMM_TILE_WGMMA_CN_OF(BN));
     w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
+    w.a_bytes = 128u * (uint32_t)gemm_tile_wgmma_a_load_rows(m, BN) * GEMM_TILE_WGMMA_CN_OF(BN);
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
     w.rm = GEMM_TILE_WGMMA_CM_OF(BN) == 1 ? 0 : w.rank % GEMM_TILE_WGMMA_CM_OF(BN);
     w.rn = GEMM_TILE_WGMMA_CN_OF(BN) == 1 ? 0 : w.rank / GEMM_TILE_WGMMA_CM_OF(BN);
@@ -498,7 +501,8 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     CUtensorMap map_a, map_b, map_c;
     memset(&map_c, 0, sizeof map_c); /* unused unless staged */
-    cudaError_t err = make_operand_map(&map_a, variant, a, m, k, gemm_tile_wgmma_a_box_rows(BN));
+    cudaError_t err =
+        make_operand_map(&map_a, variant, a, m, k, gemm_tile_wgmma_a_load_rows(m, BN));
     if (err == cudaSuccess)
         err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
     if (err == cudaSuccess && staged)

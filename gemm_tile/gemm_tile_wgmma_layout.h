@@ -109,6 +109,17 @@ static BF_HD int gemm_tile_wgmma_a_box_rows(int bn)
 {
     return GEMM_TILE_WGMMA_BM / gemm_tile_wgmma_cn(bn);
 }
+/* Rows of A a block's box loads: its share (a_box_rows) or, where A has
+ * fewer rows than that (one tile row, blocks not sharing A), M rounded up
+ * to 8. A box reaching past A's last row fills those rows with zeros, and
+ * that cost: 128 x 4096 x 11008 took 46 us on the H100, 1 x 4096 x 11008
+ * 85 (docs/notes/gemm_tile/split-k.md). The tile's rows below the box keep
+ * what the stage held; they feed only rows of C past M, never stored. */
+static BF_HD int gemm_tile_wgmma_a_load_rows(int64_t m, int bn)
+{
+    const int rows = gemm_tile_wgmma_a_box_rows(bn);
+    return gemm_tile_wgmma_cn(bn) == 1 && m < rows ? (int)((m + 7) / 8 * 8) : rows;
+}
 static BF_HD int gemm_tile_wgmma_b_box_rows(int bn)
 {
     return bn / gemm_tile_wgmma_cm(bn);

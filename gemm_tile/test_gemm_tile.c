@@ -1052,6 +1052,37 @@ static void test_wgmma_model(void)
            "two row-major core matrices: 16 wavefronts of 2");
 }
 
+/* The A box's rows (gemm_tile_wgmma_a_load_rows): the block's share of the
+ * tile, or M rounded up to 8 where A is shorter and no other block shares
+ * the box; the model's TMA lines of A follow it (1 x 300 x 200 on 132 SMs:
+ * the narrow tile, 5 tiles of 4 K tiles, 8 rows a box of 128 bytes). */
+static void test_wgmma_a_rows(void)
+{
+    static const struct {
+        int64_t m;
+        int bn, rows;
+    } cases[] = {
+        {1, GEMM_TILE_WGMMA_BN_NARROW, 8},     {8, GEMM_TILE_WGMMA_BN_NARROW, 8},
+        {9, GEMM_TILE_WGMMA_BN_NARROW, 16},    {64, GEMM_TILE_WGMMA_BN_NARROW, 64},
+        {127, GEMM_TILE_WGMMA_BN_NARROW, 128}, {128, GEMM_TILE_WGMMA_BN_NARROW, 128},
+        {129, GEMM_TILE_WGMMA_BN_NARROW, 128}, {100000, GEMM_TILE_WGMMA_BN, 128},
+        {1, GEMM_TILE_WGMMA_BN_MID, 8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        const int bn = cases[i].bn, want = gemm_tile_wgmma_cn(bn) == 1
+                                               ? cases[i].rows
+                                               : gemm_tile_wgmma_a_box_rows(bn);
+        EXPECT_EQ(gemm_tile_wgmma_a_load_rows(cases[i].m, bn), want, "A box rows");
+    }
+    struct bf_site s[BF_MAX_SITES];
+    gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 1, 300, 200, 4, &bf_rules_sm90, s);
+    EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == 5 * 4 &&
+               s[GEMM_TILE_SITE_TMA_A].wavefronts == 5 * 4 * 8,
+           "1 x 300 x 200: %llu A boxes of %llu lines",
+           (unsigned long long)s[GEMM_TILE_SITE_TMA_A].requests,
+           (unsigned long long)s[GEMM_TILE_SITE_TMA_A].wavefronts);
+}
+
 /* The persistent grid: cluster c takes cluster tiles c, c + clusters, ...;
  * its blocks take the tiles of their rank; every tile of C once, the others
  * (past m or n, when the tiles do not divide by the cluster) past the edge.
@@ -1322,6 +1353,7 @@ int main(void)
     test_wgmma_rule();
     test_wgmma_descriptors();
     test_wgmma_model();
+    test_wgmma_a_rows();
     test_wgmma_order();
     test_wgmma_emulated();
     test_refusals();
