@@ -1152,9 +1152,14 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
         const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
         for (int rank = 0; rank < cluster; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
+                /* A's box: the block's share, or M rounded up to 8 rows
+                 * (gemm_tile_wgmma_a_load_rows, as the kernel's map: cn 1) */
+                const int a_rows = cn == 1 ? gemm_tile_wgmma_a_load_rows(e->m, GEMM_TILE_WGMMA_BN)
+                                           : GEMM_TILE_WGMMA_BM / cn;
                 const int rows = operand ? bn : GEMM_TILE_WGMMA_BM,
-                          count = operand ? bn / cm : GEMM_TILE_WGMMA_BM / cn,
-                          first = count * (operand ? rank % cm : rank / cm);
+                          count = operand ? bn / cm : a_rows,
+                          first = (operand ? bn / cm : GEMM_TILE_WGMMA_BM / cn) *
+                                  (operand ? rank % cm : rank / cm);
                 const uint32_t peers = operand ? gemm_tile_wgmma_b_peers(cm, rank / cm)
                                                : gemm_tile_wgmma_a_peers(cm, cn, rank % cm);
                 const uint32_t tile =
@@ -1289,6 +1294,33 @@ static void test_wgmma_emulated(void)
                    "%s, bn %d, clusters of %d x %d: the emulated wgmma kernel's C is off the "
                    "reference: relative L2 %g",
                    names[v], bn, cm, cn, err);
+        }
+    /* A shorter than a tile (M 1, 37, 64): A's box holds M rounded up to 8
+     * rows; the tile's rows below it hold NaN (what a stage held before,
+     * at its worst), which reaches only C's rows past M, never stored. */
+    static const int64_t short_m[] = {1, 37, 64};
+    for (size_t i = 0; i < sizeof short_m / sizeof *short_m; ++i)
+        for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+            const int64_t ms = short_m[i];
+            const int bn = GEMM_TILE_WGMMA_BN_NARROW;
+            const uint16_t nan_half = 0x7e00;
+            for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
+                for (size_t x = 0; x < sizeof memory[r] / 2; ++x)
+                    memcpy(memory[r] + 2 * x, &nan_half, 2);
+            gemm_tile_ref(want, a, b, ms, n, k);
+            for (size_t x = 0; x < sizeof c / sizeof *c; ++x)
+                c[x] = NAN;
+            const struct emulated e = {NULL, a, b, ms, n, k};
+            const int64_t tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
+            for (int64_t t = 0; t < tiles_n; ++t) {
+                int64_t tm = 0, tn = t;
+                emu_wgmma_cluster((enum gemm_tile_variant)v, bn, 1, 1, &e, smem, &tm, &tn, c);
+            }
+            const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(ms * n));
+            EXPECT(err < 1e-6 && gemm_tile_wgmma_a_load_rows(ms, bn) == (int)((ms + 7) / 8 * 8),
+                   "%s, M = %lld: the emulated kernel's C with A boxes of %d rows: relative L2 "
+                   "%g",
+                   names[v], (long long)ms, gemm_tile_wgmma_a_load_rows(ms, bn), err);
         }
 }
 
