@@ -115,10 +115,15 @@ static BF_HD int gemm_tile_wgmma_a_box_rows(int bn)
  * that cost: 128 x 4096 x 11008 took 46 us on the H100, 1 x 4096 x 11008
  * 85 (docs/notes/gemm_tile/split-k.md). The tile's rows below the box keep
  * what the stage held; they feed only rows of C past M, never stored. */
+#ifndef GEMM_TILE_WGMMA_SHORT_A_BOX
+#define GEMM_TILE_WGMMA_SHORT_A_BOX 1 /* 0: the whole share (a probe's before) */
+#endif
 static BF_HD int gemm_tile_wgmma_a_load_rows(int64_t m, int bn)
 {
     const int rows = gemm_tile_wgmma_a_box_rows(bn);
-    return gemm_tile_wgmma_cn(bn) == 1 && m < rows ? (int)((m + 7) / 8 * 8) : rows;
+    return GEMM_TILE_WGMMA_SHORT_A_BOX && gemm_tile_wgmma_cn(bn) == 1 && m < rows
+               ? (int)((m + 7) / 8 * 8)
+               : rows;
 }
 static BF_HD int gemm_tile_wgmma_b_box_rows(int bn)
 {
