@@ -459,7 +459,7 @@ static void test_constant_cache(void)
     EXPECT(strcmp(bf_op_name(BF_LDC), "ldc") == 0, "op name ldc");
 }
 
-/* cp.async (LDGSTS) on the H100: gemm_tile/probes/ldgsts.cu's 19 patterns,
+/* cp.async (LDGSTS) on the H100: gemm_tile/probes/ldgsts.cu's patterns 0-18,
  * ncu's SASS wavefronts per instruction on the H100 with CUDA 13.0
  * (docs/bank-rules.md). Lane l is row q = l / 8, chunk j = l % 8. */
 static void test_ldgsts(void)

@@ -4,7 +4,9 @@
  * smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts over the
  * launch, divided by ITER, is the wavefronts of one instruction. Lane l is
  * row q = l / 8 (a quarter-warp) and chunk j = l % 8 of a tile, as in the
- * gemm_tile kernels. Run by gemm_tile/probes/run_probes.sh under ncu. */
+ * gemm_tile kernels; a lane whose zero-fill predicate holds copies with
+ * src-size 0 (the kernels' rows past M). Run by
+ * gemm_tile/probes/run_probes.sh under ncu. */
 #include <cstdint>
 #include <cstdio>
 
@@ -51,11 +53,21 @@
       16u * l, 0)                                                                                  \
     X(17, "each line's chunks XOR 5", 128u * row_of(l) + 16u * (chunk_of(l) ^ 5u), 16u * l, 0)     \
     X(18, "line 1's chunks rotated by 3, the others not",                                          \
-      128u * row_of(l) + 16u * ((chunk_of(l) + (row_of(l) == 1 ? 3u : 0u)) % 8), 16u * l, 0)
+      128u * row_of(l) + 16u * ((chunk_of(l) + (row_of(l) == 1 ? 3u : 0u)) % 8), 16u * l, 0)       \
+    X(19, "padded tile rows 0-3, zero fill", 144u * row_of(l) + 16u * chunk_of(l),                 \
+      2048u * row_of(l) + 16u * chunk_of(l), 1)                                                    \
+    X(20, "padded tile rows 4-7, zero fill", 144u * (row_of(l) + 4) + 16u * chunk_of(l),           \
+      2048u * row_of(l) + 16u * chunk_of(l), 1)                                                    \
+    X(21, "rowmajor tile, row 0 copied, rows 1-3 zero fill", 128u * row_of(l) + 16u * chunk_of(l), \
+      2048u * row_of(l) + 16u * chunk_of(l), row_of(l) >= 1)                                       \
+    X(22, "rowmajor tile, rows 0-2 copied, row 3 zero fill", 128u * row_of(l) + 16u * chunk_of(l), \
+      2048u * row_of(l) + 16u * chunk_of(l), row_of(l) >= 3)                                       \
+    X(23, "padded tile rows 0-3, row 0 copied, rows 1-3 zero fill",                                \
+      144u * row_of(l) + 16u * chunk_of(l), 2048u * row_of(l) + 16u * chunk_of(l), row_of(l) >= 1)
 
 template <int P> __device__ __forceinline__ uint32_t s_off(int l);
 template <int P> __device__ __forceinline__ uint32_t g_off(int l);
-template <int P> __device__ constexpr int zero_fill();
+template <int P> __device__ __forceinline__ int zero_fill(int l);
 #define DEFINE(p, name, s, g, z)                                                                   \
     template <> __device__ __forceinline__ uint32_t s_off<p>(int l)                                \
     {                                                                                              \
@@ -65,8 +77,9 @@ template <int P> __device__ constexpr int zero_fill();
     {                                                                                              \
         return g;                                                                                  \
     }                                                                                              \
-    template <> __device__ constexpr int zero_fill<p>()                                            \
+    template <> __device__ __forceinline__ int zero_fill<p>(int l)                                 \
     {                                                                                              \
+        (void)l;                                                                                   \
         return z;                                                                                  \
     }
 PATTERNS(DEFINE)
@@ -79,7 +92,7 @@ template <int P> __global__ void ldgsts_probe(const unsigned char *src, unsigned
     for (int i = 0; i < ITER; ++i) {
         const unsigned char *from = src + (size_t)i * 16384 + g_off<P>(l);
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
-                     "l"(__cvta_generic_to_global(from)), "r"(zero_fill<P>() ? 0 : 16)
+                     "l"(__cvta_generic_to_global(from)), "r"(zero_fill<P>(l) ? 0 : 16)
                      : "memory");
     }
     asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
