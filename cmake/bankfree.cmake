@@ -35,6 +35,12 @@ function(bankfree_add_sm90a into objects)
   target_include_directories(${objects} PRIVATE ${PROJECT_SOURCE_DIR})
   bankfree_use_options(${objects} ARCHITECTURES 90a-real)
   target_sources(${into} PRIVATE $<TARGET_OBJECTS:${objects}>)
+  # ptxas reports wgmma it had to serialize (C7514) as info, which
+  # -Werror=all-warnings does not see; under BANKFREE_WERROR it fails.
+  if(BANKFREE_WERROR)
+    set_property(TARGET ${objects} PROPERTY CUDA_COMPILER_LAUNCHER
+                 sh ${PROJECT_SOURCE_DIR}/tools/no_serialized_wgmma.sh)
+  endif()
 endfunction()
 
 # bankfree_find_cutensor(TARGET): cuTENSOR, optional (never needed to build
