@@ -1,9 +1,10 @@
 /* The transpose probes' error checks (a failed CUDA or cuBLAS call prints
- * where and exits), the order their medians sort by, and the L2 flush
- * before a timed rep. */
+ * where and exits), their shapes, the order their medians sort by, and the
+ * L2 flush before a timed rep. */
 #ifndef BANKFREE_TRANSPOSE_PROBES_CHECK_H
 #define BANKFREE_TRANSPOSE_PROBES_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,22 @@
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
+
+/* A shape: element bytes, rows, columns. */
+struct probe_case {
+    int e;
+    int64_t rows, cols;
+};
+
+/* The bytes of the largest of `count` shapes: what the buffers hold. */
+static inline size_t probe_most_bytes(const struct probe_case *cases, size_t count)
+{
+    size_t most = 0;
+    for (size_t c = 0; c < count; ++c)
+        if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
+            most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
+    return most;
+}
 
 /* For qsort over float times. */
 static int by_value(const void *a, const void *b)

@@ -16,12 +16,6 @@
 
 enum { PROBE_REPS = 60, PROBE_MOST_CONTENDERS = 8 };
 
-/* A shape: element bytes, rows, columns. */
-struct probe_case {
-    int e;
-    int64_t rows, cols;
-};
-
 /* Launches contender k on a shape into `out`; false where it does not run there. */
 typedef bool (*probe_launch_fn)(int k, void *out, const void *in, int64_t rows, int64_t cols,
                                 int e);
@@ -35,10 +29,7 @@ static inline int probe_contenders(const struct probe_case *cases, size_t count,
 {
     if (contenders > PROBE_MOST_CONTENDERS)
         return 0;
-    size_t most = 0;
-    for (size_t c = 0; c < count; ++c)
-        if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
-            most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
+    const size_t most = probe_most_bytes(cases, count);
     int l2 = 0;
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     unsigned char *host = (unsigned char *)malloc(most), *mine = (unsigned char *)malloc(most);

@@ -135,10 +135,7 @@ static void launch(int contender, void *out, const void *in, int64_t rows, int64
 
 int main(int argc, char **argv)
 {
-    static struct {
-        int e;
-        int64_t rows, cols;
-    } cases[] = {
+    static struct probe_case cases[] = {
         {1, 16384, 16384}, {1, 7919, 8209},    {1, 16383, 16385}, {2, 16384, 16384},
         {2, 7919, 8209},   {2, 16383, 16385},  {4, 8192, 8192},   {4, 8200, 8200},
         {4, 8192, 8209},   {4, 8209, 8192},    {4, 7919, 8209},   {4, 16383, 16385},
@@ -159,10 +156,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const bool no_flush = getenv("FLUSH") != NULL && strcmp(getenv("FLUSH"), "none") == 0;
-    size_t most = 0;
-    for (size_t c = 0; c < count; ++c)
-        if ((size_t)(cases[c].rows * cases[c].cols * cases[c].e) > most)
-            most = (size_t)(cases[c].rows * cases[c].cols * cases[c].e);
+    const size_t most = probe_most_bytes(cases, count);
     int l2 = 0;
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     void *in, *out, *flush;
