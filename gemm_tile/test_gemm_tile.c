@@ -1152,10 +1152,8 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
         const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
         for (int rank = 0; rank < cluster; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
-                /* A's box: the block's share, or M rounded up to 8 rows
-                 * (gemm_tile_wgmma_a_load_rows, as the kernel's map: cn 1) */
-                const int a_rows = cn == 1 ? gemm_tile_wgmma_a_load_rows(e->m, GEMM_TILE_WGMMA_BN)
-                                           : GEMM_TILE_WGMMA_BM / cn;
+                /* A's box: the block's share, or M rounded up to 8 rows */
+                const int a_rows = gemm_tile_wgmma_a_rows_of(e->m, cn);
                 const int rows = operand ? bn : GEMM_TILE_WGMMA_BM,
                           count = operand ? bn / cm : a_rows,
                           first = (operand ? bn / cm : GEMM_TILE_WGMMA_BM / cn) *
