@@ -28,6 +28,8 @@ const char *bf_op_name(enum bf_op op)
         return "gmma";
     case BF_TMA:
         return "tma";
+    case BF_ST_ASYNC:
+        return "stas";
     }
     return "?";
 }
@@ -46,7 +48,7 @@ static int part_lanes(const struct bf_bank_rules *r, struct bf_access a, int *la
     }
     if (a.bytes == 16)
         return a.op == BF_LOAD ? r->ld16_lanes : r->st16_lanes;
-    if (a.bytes == 8 && a.op == BF_STORE)
+    if (a.bytes == 8 && (a.op == BF_STORE || a.op == BF_ST_ASYNC))
         return r->st8_lanes;
     return r->part_lanes;
 }
@@ -387,6 +389,7 @@ enum bf_op_class bf_op_class(enum bf_op op)
     switch (op) {
     case BF_STORE:
     case BF_CP_ASYNC:
+    case BF_ST_ASYNC:
         return BF_CLASS_ST;
     case BF_RED:
         return BF_CLASS_ATOM;

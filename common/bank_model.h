@@ -48,11 +48,16 @@ enum bf_op {
                   * 8-row x 16-byte core matrices, each served on its own as an
                   * ldmatrix matrix is (measured on the H100: docs/bank-rules.md);
                   * a request is one wgmma's operand: bf_site_add_matrices */
-    BF_TMA       /* a TMA box written into shared memory by the copy engine: no LSU
+    BF_TMA,      /* a TMA box written into shared memory by the copy engine: no LSU
                   * wavefront counter sees it; a request is one box, its
                   * wavefronts the 128-byte lines it fills (bf_site_add_tma) */
+    BF_ST_ASYNC  /* st.async: a store into another block's shared memory in the
+                  * cluster (distributed shared memory), completing bytes on its
+                  * mbarrier; served in that block's banks as a store of its
+                  * width, but no wavefront counter of shared memory sees it
+                  * (ncu counts its instructions: docs/bank-rules.md) */
 };
-#define BF_OPS (BF_TMA + 1)
+#define BF_OPS (BF_ST_ASYNC + 1)
 
 struct bf_access {
     enum bf_op op;
@@ -124,8 +129,13 @@ static inline struct bf_access bf_tma(void)
     struct bf_access a = {BF_TMA, 16, 0};
     return a;
 }
+static inline struct bf_access bf_st_async(int bytes)
+{
+    struct bf_access a = {BF_ST_ASYNC, bytes, 0};
+    return a;
+}
 
-/* "ld", "st", "red", "ldmatrix", "ldgsts", "ldc", "gmma" or "tma", the op
+/* "ld", "st", "red", "ldmatrix", "ldgsts", "ldc", "gmma", "tma" or "stas", the op
  * column of the model's tables. Which of ncu's counters sees each is
  * bf_op_counters (common/counters.h, `bankfree counters`). */
 const char *bf_op_name(enum bf_op op);

@@ -17,8 +17,8 @@
 #define PIPE "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
 
 /* Which GPUs have each counter: ncu profiles compute 7.5 (Turing) and newer;
- * ldmatrix came with 7.5, cp.async (LDGSTS) with 8.0, wgmma and TMA with 9.0
- * (Hopper), and their counters were measured there alone (ncu --query-metrics
+ * ldmatrix came with 7.5, cp.async (LDGSTS) with 8.0, wgmma, TMA and st.async
+ * with 9.0 (Hopper), and their counters were measured there alone (ncu --query-metrics
  * --chip gh100). */
 const struct bf_op_counter bf_op_counters[BF_OPS] = {
     [BF_LOAD] = {"ld", SASS "ld.sum", PIPE "ld.sum", 0, 75, 0},
@@ -31,6 +31,8 @@ const struct bf_op_counter bf_op_counters[BF_OPS] = {
     [BF_WGMMA] = {"gmma", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
                   PIPE "gmma.sum", 0, 90, 90},
     [BF_TMA] = {"tma", "sm__sass_inst_executed_op_tma.sum", NULL, 1, 90, 90},
+    /* st.async into another block's shared memory: its instructions */
+    [BF_ST_ASYNC] = {"dshared_stas", "sm__sass_inst_executed_op_dshared_stas.sum", NULL, 1, 90, 90},
 };
 
 int bf_op_counted(enum bf_op op, int cc)

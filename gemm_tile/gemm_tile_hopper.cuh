@@ -179,6 +179,29 @@ static __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar)
     asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 
+/* 16 bytes of this block's shared memory. */
+static __device__ __forceinline__ float4 ld_shared_f4(uint32_t at)
+{
+    float4 v;
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(at)
+                 : "memory");
+    return v;
+}
+
+/* 16 bytes into another block's shared memory (addresses from cluster_map),
+ * completed on that block's mbarrier `bar` as bytes (as TMA's copies are):
+ * no fence, and the other block's mbar_wait sees them. */
+static __device__ __forceinline__ void st_async_f4(uint32_t at, float x, float y, float z, float w,
+                                                   uint32_t bar)
+{
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, "
+                 "%4}, [%5];\n" ::"r"(at),
+                 "f"(x), "f"(y), "f"(z), "f"(w), "r"(bar)
+                 : "memory");
+}
+
 /* ---- wgmma: a warpgroup (4 warps) multiplies shared-memory operands into
  * registers, asynchronously ---- */
 

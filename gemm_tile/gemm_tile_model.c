@@ -96,6 +96,10 @@ static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES
                     bf_wgmma());
     sites[GEMM_TILE_SITE_C_STAGE] = bf_site_new("C pairs to the staging buffer", bf_st(8));
     sites[GEMM_TILE_SITE_C_TMA] = bf_site_new("TMA store of a C box", bf_tma());
+    sites[GEMM_TILE_SITE_SPLIT_STORE] =
+        bf_site_new("split K: partials pushed to the other block", bf_st_async(16));
+    sites[GEMM_TILE_SITE_SPLIT_READ] =
+        bf_site_new("split K: the other block's partials read", bf_ld(16));
 }
 
 /* One wgmma's read of an operand: `rows` rows, two 16-byte chunks a row, as
@@ -165,6 +169,21 @@ void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_
         }
 }
 
+void gemm_tile_model_wgmma_split(const struct bf_bank_rules *rules,
+                                 struct bf_site sites[GEMM_TILE_WGMMA_SITES])
+{
+    for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+        for (int warp = 0; warp < 4; ++warp)
+            for (int i = 0; i < GEMM_TILE_WGMMA_BN_NARROW / 16; ++i) {
+                uint32_t addr[BF_WARP];
+                for (int lane = 0; lane < BF_WARP; ++lane)
+                    addr[lane] = gemm_tile_wgmma_partial(consumer, i, 32 * warp + lane);
+                /* the other block's buffer, at the offsets it reads */
+                bf_site_add(&sites[GEMM_TILE_SITE_SPLIT_STORE], rules, addr, ~0u);
+                bf_site_add(&sites[GEMM_TILE_SITE_SPLIT_READ], rules, addr, ~0u);
+            }
+}
+
 static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                               int out_bytes, const struct bf_bank_rules *rules,
                               struct bf_site sites[BF_MAX_SITES])
@@ -179,16 +198,23 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
     gemm_tile_model_wgmma_ktile(variant, bn, gemm_tile_wgmma_a_load_rows(m, bn), 0, rules, once);
-    if (gemm_tile_wgmma_staged(0, n, out_bytes, bn)) /* C from cudaMalloc: 16-byte aligned */
+    /* Split K (the narrow tile's, stored from registers) or the staged epilogue. */
+    const int split = gemm_tile_wgmma_split(m, n, k, rules->sms);
+    if (split > 1)
+        gemm_tile_model_wgmma_split(rules, once);
+    else if (gemm_tile_wgmma_staged(0, n, out_bytes, bn)) /* C from cudaMalloc: on 16 bytes */
         gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
     const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(
                                gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),
                                gemm_tile_wgmma_cm(bn), gemm_tile_wgmma_cn(bn)) *
                            (uint64_t)gemm_tile_wgmma_cluster(bn);
     for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s) {
-        const int per_tile = s == GEMM_TILE_SITE_C_STAGE || s == GEMM_TILE_SITE_C_TMA;
-        bf_site_merge(&sites[s], &once[s],
-                      per_tile ? tiles : tiles * (uint64_t)gemm_tile_wgmma_tiles_k(k));
+        /* K tiles: every tile's, whichever block of its cluster takes each. */
+        const uint64_t times = s == GEMM_TILE_SITE_C_STAGE || s == GEMM_TILE_SITE_C_TMA ? tiles
+                               : s == GEMM_TILE_SITE_SPLIT_STORE || s == GEMM_TILE_SITE_SPLIT_READ
+                                   ? tiles * (uint64_t)split
+                                   : tiles * (uint64_t)gemm_tile_wgmma_tiles_k(k);
+        bf_site_merge(&sites[s], &once[s], times);
     }
     return GEMM_TILE_WGMMA_SITES;
 }

@@ -24,12 +24,14 @@ enum gemm_tile_site {
 };
 /* The wgmma path's sites, in this order. */
 enum gemm_tile_wgmma_site {
-    GEMM_TILE_SITE_TMA_A,   /* TMA boxes into the A tile (op tma) */
-    GEMM_TILE_SITE_TMA_B,   /* TMA boxes into the B tile (op tma) */
-    GEMM_TILE_SITE_WGMMA_A, /* wgmma.m64n256k16 reading A: 64 rows x 32 B, 16 core matrices */
-    GEMM_TILE_SITE_WGMMA_B, /* and B: 256 rows x 32 B, 64 core matrices (op gmma) */
-    GEMM_TILE_SITE_C_STAGE, /* the epilogue: C's pairs into a swizzled buffer (op st) */
-    GEMM_TILE_SITE_C_TMA,   /* and TMA's stores of the buffers to C (op tma) */
+    GEMM_TILE_SITE_TMA_A,       /* TMA boxes into the A tile (op tma) */
+    GEMM_TILE_SITE_TMA_B,       /* TMA boxes into the B tile (op tma) */
+    GEMM_TILE_SITE_WGMMA_A,     /* wgmma.m64n256k16 reading A: 64 rows x 32 B, 16 core matrices */
+    GEMM_TILE_SITE_WGMMA_B,     /* and B: 256 rows x 32 B, 64 core matrices (op gmma) */
+    GEMM_TILE_SITE_C_STAGE,     /* the epilogue: C's pairs into a swizzled buffer (op st) */
+    GEMM_TILE_SITE_C_TMA,       /* and TMA's stores of the buffers to C (op tma) */
+    GEMM_TILE_SITE_SPLIT_STORE, /* split K: partials into the other block (op stas) */
+    GEMM_TILE_SITE_SPLIT_READ,  /* and the other block's read from this one's buffer (op ld) */
     GEMM_TILE_WGMMA_SITES
 };
 
@@ -50,6 +52,12 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int a_r
  * gemm_tile_wgmma_c_offset, and the TMA stores, one a box. */
 void gemm_tile_model_wgmma_epilogue(int out_bytes, int bn, const struct bf_bank_rules *rules,
                                     struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
+
+/* Adds what one block of a cluster of two does for split K's epilogue on
+ * one tile: each consumer warp's st.async of its partials into the other
+ * block and its reads of the other block's (gemm_tile_wgmma_partial). */
+void gemm_tile_model_wgmma_split(const struct bf_bank_rules *rules,
+                                 struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
 
 /* Empty sites, named and typed. */
 void gemm_tile_model_sites(struct bf_site sites[GEMM_TILE_SITES]);

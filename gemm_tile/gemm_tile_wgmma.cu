@@ -94,7 +94,7 @@ static __device__ __forceinline__ uint32_t bar_at(uint32_t base, int stage)
  * (rank, and its row rm and column rn there: rank = rm + CM rn). */
 struct work {
     int64_t tiles_m, tiles_n, cluster_tiles;
-    int ktiles, rank, rm, rn, cluster, clusters;
+    int kfirst, ktiles, rank, rm, rn, part, cluster, clusters;
     uint32_t a_bytes; /* of A a stage receives (gemm_tile_wgmma_a_load_rows) */
 };
 
@@ -130,7 +130,8 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
                            b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
 #pragma unroll
             for (int s = 0; s < slabs; ++s) {
-                const int k0 = kt * GEMM_TILE_WGMMA_BK + 8 * per_slab * s, chunk = per_slab * s;
+                const int k0 = (w.kfirst + kt) * GEMM_TILE_WGMMA_BK + 8 * per_slab * s,
+                          chunk = per_slab * s;
                 const uint32_t a_at = a + gemm_tile_wgmma_offset(variant, GEMM_TILE_WGMMA_BM,
                                                                  a_row0, chunk),
                                b_at = b + gemm_tile_wgmma_offset(variant, BN, b_row0, chunk);
@@ -284,9 +285,68 @@ static __device__ __forceinline__ void store_direct(const float (&acc)[BN / 2], 
     }
 }
 
+/* Split K's epilogue (gemm_tile_wgmma_layout.h, "split K"), in a cluster
+ * of two: this block's partials of the other block's half of the n8 tiles
+ * pushed into that block's buffer (st.async, completing on its mbarrier),
+ * then the other block's partials of this block's half, once in, added to
+ * its own and stored. `phase` flips every tile. */
+template <typename Out, int BN>
+static __device__ __forceinline__ void store_split(const float (&acc)[BN / 2], Out *c, int64_t m,
+                                                   int64_t n, int pairs, int64_t row0, int64_t col0,
+                                                   bool inside, int thread, int consumer, int part,
+                                                   uint32_t smem, uint32_t &phase)
+{
+    static_assert(BN == GEMM_TILE_WGMMA_BN_NARROW, "split K takes the narrow tile");
+    constexpr int HALF = BN / 16; /* n8 tiles a block stores: float4s a thread */
+    const uint32_t arrived = smem + gemm_tile_wgmma_split_arrived(consumer),
+                   drained = smem + gemm_tile_wgmma_split_drained(consumer);
+    const uint32_t other = (uint32_t)(part ^ 1);
+    /* The other block read what this one pushed last tile: its buffer is free. */
+    mbar_wait(drained, phase ^ 1u);
+    if (thread == 0) /* this block's buffer: the other block's bytes, this phase */
+        mbar_arrive_expect_tx(arrived, GEMM_TILE_WGMMA_SPLIT_BYTES);
+    const uint32_t to_bar = cluster_map(arrived, other);
+#pragma unroll
+    for (int i = 0; i < HALF; ++i) { /* n8 tile (part ^ 1) HALF + i, the other block's */
+        /* Values chosen, not a pointer: acc stays in registers, so ptxas
+         * need not serialize the wgmma that write it. */
+        const int give = 4 * (HALF + i), keep = 4 * i;
+        st_async_f4(cluster_map(smem + gemm_tile_wgmma_partial(consumer, i, thread), other),
+                    part == 0 ? acc[give] : acc[keep], part == 0 ? acc[give + 1] : acc[keep + 1],
+                    part == 0 ? acc[give + 2] : acc[keep + 2],
+                    part == 0 ? acc[give + 3] : acc[keep + 3], to_bar);
+    }
+    mbar_wait(arrived, phase); /* the other block's partials of this block's half */
+    const int64_t row = row0 + 16 * (thread / 32) + thread % 32 / 4, col = col0 + 2 * (thread % 4);
+#pragma unroll
+    for (int i = 0; i < HALF; ++i) {
+        const int q = part * HALF + i;
+        const float4 v = ld_shared_f4(smem + gemm_tile_wgmma_partial(consumer, i, thread));
+        const int lo = 4 * i, hi = 4 * (HALF + i);
+        /* two terms: the same sum in either order, every run */
+        const float s0 = (part == 0 ? acc[lo] : acc[hi]) + v.x,
+                    s1 = (part == 0 ? acc[lo + 1] : acc[hi + 1]) + v.y,
+                    s2 = (part == 0 ? acc[lo + 2] : acc[hi + 2]) + v.z,
+                    s3 = (part == 0 ? acc[lo + 3] : acc[hi + 3]) + v.w;
+        if (inside) {
+            Out *out = c + row * n + col + 8 * q;
+            store_pair(out, s0, s1);
+            store_pair(out + 8 * n, s2, s3);
+        } else {
+            store_c_pair(c, m, n, row, col + 8 * q, s0, s1, pairs);
+            store_c_pair(c, m, n, row + 8, col + 8 * q, s2, s3, pairs);
+        }
+    }
+    /* The loads' values are used: the buffer may take the next tile's. */
+    __syncwarp();
+    if (thread % 32 == 0)
+        mbar_arrive_cluster(cluster_map(drained, other));
+    phase ^= 1u;
+}
+
 /* A consumer warpgroup (0 or 1): rows 64 consumer .. + 63 of each of the
  * block's tiles, multiplied and stored. */
-template <int V, int BN, typename Out, bool staged>
+template <int V, int BN, typename Out, bool staged, int SPLIT>
 static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c, int64_t m,
                                                int64_t n, int pairs, uint32_t smem, barriers bars,
                                                const work &w, int consumer)
@@ -299,6 +359,7 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
     for (int i = 0; i < BN / 2; ++i)
         acc[i] = 0.0f;
     ring r = {0, 0};
+    uint32_t split_phase = 0;
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
         gemm_tile_wgmma_tile(t, w.rm, w.rn, CM, CN, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
@@ -307,29 +368,37 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
             cluster_arrive(); /* the last stage freed: the others may end once C is out */
         const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
                       col0 = tile_n * BN;
-        if (staged)
+        const bool inside = pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + BN <= n;
+        if constexpr (SPLIT > 1)
+            store_split<Out, BN>(acc, c, m, n, pairs, row0, col0, inside, thread, consumer, w.part,
+                                 smem, split_phase);
+        else if (staged)
             store_staged<Out, BN>(acc, map_c, smem, consumer, row0, col0, thread);
         else
-            store_direct<Out, BN>(acc, c, m, n, pairs, row0, col0,
-                                  pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + BN <= n, thread);
+            store_direct<Out, BN>(acc, c, m, n, pairs, row0, col0, inside, thread);
         GEMM_TILE_WGMMA_MARK(5);
     }
     if (CLUSTER > 1 && w.cluster >= w.cluster_tiles)
         cluster_arrive(); /* no tile (not launched so): nothing to wait for */
+    if (SPLIT > 1)
+        cluster_arrive(); /* the last reads of the other blocks' partials done */
     if (staged && thread == 0)
         bulk_wait_read<0>(); /* the buffers read before the block ends (the grid's end flushes C) */
     GEMM_TILE_WGMMA_MARK(6);
 }
 
-/* map_c: C as TMA stores it (used where `staged`). */
-template <int V, int BN, typename Out, bool staged>
+/* map_c: C as TMA stores it (used where `staged`). SPLIT: blocks a tile's
+ * K is split over (the narrow tile's clusters: gemm_tile_wgmma_split). */
+template <int V, int BN, typename Out, bool staged, int SPLIT>
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     gemm_tile_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
                            int64_t k, int pairs)
 {
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN), LAUNCH = CLUSTER * SPLIT;
+    static_assert(SPLIT == 1 || (SPLIT == 2 && CLUSTER == 1),
+                  "split K: clusters of 2 of the tiles that run alone");
     GEMM_TILE_WGMMA_MARK(0);
     extern __shared__ __align__(1024) unsigned char dynamic_smem[];
     /* TMA swizzles absolute addresses: the stages start on 1024 bytes. */
@@ -345,12 +414,17 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
             mbar_init(bar_at(bars.full, s), 1);
             mbar_init(bar_at(bars.empty, s), 4 * GEMM_TILE_WGMMA_CONSUMERS * CLUSTER);
         }
+        if (SPLIT > 1) /* each consumer's: its expect_tx; the other block's 4 warps */
+            for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer) {
+                mbar_init(smem + gemm_tile_wgmma_split_arrived(consumer), 1);
+                mbar_init(smem + gemm_tile_wgmma_split_drained(consumer), 4);
+            }
         mbar_init_fence();
     }
     /* Every block's barriers are ready before any block's TMA or arrivals
      * reach them: each thread arrives here and waits once its registers are
      * set, just before its first use of a barrier. */
-    if constexpr (CLUSTER == 1)
+    if constexpr (LAUNCH == 1)
         __syncthreads();
     else
         cluster_arrive();
@@ -359,32 +433,34 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
     w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, GEMM_TILE_WGMMA_CM_OF(BN),
                                                     GEMM_TILE_WGMMA_CN_OF(BN));
-    w.ktiles = (int)gemm_tile_wgmma_tiles_k(k);
     w.a_bytes = 128u * (uint32_t)gemm_tile_wgmma_a_load_rows(m, BN) * GEMM_TILE_WGMMA_CN_OF(BN);
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
+    w.part = SPLIT == 1 ? 0 : (int)cluster_rank();
+    gemm_tile_wgmma_split_ktiles(gemm_tile_wgmma_tiles_k(k), SPLIT, w.part, &w.kfirst, &w.ktiles);
     w.rm = GEMM_TILE_WGMMA_CM_OF(BN) == 1 ? 0 : w.rank % GEMM_TILE_WGMMA_CM_OF(BN);
     w.rn = GEMM_TILE_WGMMA_CN_OF(BN) == 1 ? 0 : w.rank / GEMM_TILE_WGMMA_CM_OF(BN);
-    w.cluster = (int)blockIdx.x / CLUSTER;
-    w.clusters = (int)gridDim.x / CLUSTER;
+    w.cluster = (int)blockIdx.x / LAUNCH;
+    w.clusters = (int)gridDim.x / LAUNCH;
     const int warpgroup = (int)threadIdx.x / 128;
     if (warpgroup == 0) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if constexpr (CLUSTER > 1)
+        if constexpr (LAUNCH > 1)
             cluster_wait();
         GEMM_TILE_WGMMA_MARK(1);
         if (threadIdx.x == 0)
             produce<V, BN>(&map_a, &map_b, smem, bars, w);
-        if constexpr (CLUSTER > 1)
+        if constexpr (LAUNCH > 1)
             cluster_arrive(); /* its last copy into the other blocks issued */
     } else {
         setmaxnreg_inc<CONSUMER_REGS>();
-        if constexpr (CLUSTER > 1)
+        if constexpr (LAUNCH > 1)
             cluster_wait();
-        consume<V, BN, Out, staged>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
+        consume<V, BN, Out, staged, SPLIT>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
     }
     /* No block leaves while another of its cluster may still arrive on its
-     * barriers: every thread arrived after its last arrival on another block's. */
-    if constexpr (CLUSTER > 1)
+     * barriers or read its partials: every thread arrived after its last
+     * arrival on another block's, and its last read of one. */
+    if constexpr (LAUNCH > 1)
         cluster_wait();
     GEMM_TILE_WGMMA_MARK(7);
 }
@@ -494,7 +570,7 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
     return cudaSuccess;
 }
 
-template <int V, int BN, typename Out, bool staged>
+template <int V, int BN, typename Out, bool staged, int SPLIT>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
 {
@@ -507,8 +583,8 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
     if (err == cudaSuccess && staged)
         err = make_c_map(&map_c, c, m, n);
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
-    const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged>;
+    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN) * SPLIT;
+    const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged, SPLIT>;
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)GEMM_TILE_WGMMA_SMEM_BYTES);
@@ -544,14 +620,19 @@ static cudaError_t hopper_here(int *device, int *sms)
     return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNoKernelImageForDevice;
 }
 
-/* C through TMA where it can and the tile takes it (gemm_tile_wgmma_staged), else directly. */
+/* C through TMA where it can and the tile takes it (gemm_tile_wgmma_staged),
+ * else directly; the narrow tile's K split where gemm_tile_wgmma_split says. */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                int64_t k, int device, int sms, cudaStream_t stream)
 {
+    if constexpr (BN == GEMM_TILE_WGMMA_BN_NARROW) {
+        if (gemm_tile_wgmma_split(m, n, k, sms) == 2)
+            return launch_variant<V, BN, Out, false, 2>(c, a, b, m, n, k, device, sms, stream);
+    }
     if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
-        return launch_variant<V, BN, Out, true>(c, a, b, m, n, k, device, sms, stream);
-    return launch_variant<V, BN, Out, false>(c, a, b, m, n, k, device, sms, stream);
+        return launch_variant<V, BN, Out, true, 1>(c, a, b, m, n, k, device, sms, stream);
+    return launch_variant<V, BN, Out, false, 1>(c, a, b, m, n, k, device, sms, stream);
 }
 
 template <int V, typename Out>

@@ -192,11 +192,15 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
 #define GEMM_TILE_WGMMA_C_BASE  GEMM_TILE_WGMMA_RING
 #define GEMM_TILE_WGMMA_BARRIERS                                                                   \
     (GEMM_TILE_WGMMA_C_BASE + 2u * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_C_BYTES)
+/* After full[s] and empty[s]: split K's (gemm_tile_wgmma_split), two a
+ * consumer: "arrived" (the other block's partials are in this block's
+ * buffer) and "drained" (the other block has read what this one pushed). */
+#define GEMM_TILE_WGMMA_SPLIT_BARRIERS (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_MAX_STAGES)
 /* The kernel's dynamic shared memory: the stages, the buffers, the
  * barriers, and up to 1023 bytes to put the first stage on a 1024-byte
  * boundary. */
 #define GEMM_TILE_WGMMA_SMEM_BYTES                                                                 \
-    (GEMM_TILE_WGMMA_BARRIERS + 16u * GEMM_TILE_WGMMA_MAX_STAGES + 1024u)
+    (GEMM_TILE_WGMMA_SPLIT_BARRIERS + 16u * GEMM_TILE_WGMMA_CONSUMERS + 1024u)
 
 static BF_HD uint32_t gemm_tile_wgmma_stage_bytes(int bn)
 {
@@ -404,6 +408,67 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     }
     return widths[best];
 #endif
+}
+
+/* ---- split K: a cluster of two blocks on each narrow tile ----
+ *
+ * Where the narrow tiles leave half the SMs idle and K is long (128 x 4096
+ * x 11008: 64 tiles on 132 SMs, 172 K tiles each), a cluster of two blocks
+ * takes each tile, block (part) r of it K tiles [r ktiles / 2, (r + 1)
+ * ktiles / 2), and all the clusters fit the SMs at once (rule below).
+ * Block r then stores n8 tiles 4 r .. 4 r + 3 of C (each consumer's 64
+ * rows): it pushes its partial sums of the other four into the other
+ * block's epilogue buffers, which the narrow tile (storing C from
+ * registers) leaves free, with st.async, each 16 bytes completing on that
+ * block's "arrived" mbarrier as TMA's copies do (no fence); once the other
+ * block's are in its own buffers, it adds them to its own (two terms: the
+ * same bits every run) and stores. Consumer c's thread t puts float4 i at
+ * 16 (128 i + t) from c's first buffer, so a warp writes and reads 512
+ * contiguous bytes, 4 wavefronts, the ideal. A "drained" mbarrier (the
+ * other block's 4 warps read them) frees the buffer for the next tile.
+ * The split costs a launch about 3.5 us on the H100 (clusters, and the
+ * exchange), so it pays only where each part keeps SPLIT_KTILES K tiles:
+ * at 256^3 and 512^3 it was 0.58 / 0.57 of cuBLAS against 0.83-0.90
+ * without, at 128 x 4096 x 4096 0.71-0.73 against 0.86, at 128 x 4096 x
+ * 11008 0.91 against 0.86 (docs/notes/gemm_tile/split-k.md). */
+#ifndef GEMM_TILE_WGMMA_SPLIT_KTILES
+#define GEMM_TILE_WGMMA_SPLIT_KTILES 64 /* the fewest K tiles a part takes: K >= 8192 */
+#endif
+/* Bytes one consumer pushes into the other block: 4 float4s a thread. */
+#define GEMM_TILE_WGMMA_SPLIT_BYTES (GEMM_TILE_WGMMA_BN_NARROW / 16 * 16u * 128u)
+/* Blocks a narrow tile's K is split over: 2 where the tiles' clusters of
+ * two all fit the SMs at once and each part keeps SPLIT_KTILES K tiles,
+ * else 1; 1 for the wide and middle tiles. The launcher and the bank
+ * model both ask this. */
+static BF_HD int gemm_tile_wgmma_split(int64_t m, int64_t n, int64_t k, int sms)
+{
+    if (gemm_tile_wgmma_bn(m, n, sms) != GEMM_TILE_WGMMA_BN_NARROW)
+        return 1;
+    const int64_t tiles = gemm_tile_wgmma_tiles_m(m) *
+                          gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW),
+                  ktiles = gemm_tile_wgmma_tiles_k(k);
+    return 2 * tiles <= sms && ktiles >= 2 * GEMM_TILE_WGMMA_SPLIT_KTILES ? 2 : 1;
+}
+/* Part `part`'s K tiles of `split`: *first and *count of them. */
+static BF_HD void gemm_tile_wgmma_split_ktiles(int64_t ktiles, int split, int part, int *first,
+                                               int *count)
+{
+    *first = (int)(ktiles * part / split);
+    *count = (int)(ktiles * (part + 1) / split) - *first;
+}
+/* Where consumer c's thread t puts (or finds) float4 i of the partials
+ * pushed into a block; the consumer's two mbarriers. */
+static BF_HD uint32_t gemm_tile_wgmma_partial(int consumer, int i, int thread)
+{
+    return gemm_tile_wgmma_c_base(consumer, 0) + 16u * (uint32_t)(128 * i + thread);
+}
+static BF_HD uint32_t gemm_tile_wgmma_split_arrived(int consumer)
+{
+    return GEMM_TILE_WGMMA_SPLIT_BARRIERS + 16u * (uint32_t)consumer;
+}
+static BF_HD uint32_t gemm_tile_wgmma_split_drained(int consumer)
+{
+    return gemm_tile_wgmma_split_arrived(consumer) + 8u;
 }
 
 /* The tile that the block at row rm, column rn of its cluster (rank rm +

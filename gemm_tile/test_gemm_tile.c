@@ -971,9 +971,15 @@ static void test_wgmma_model(void)
                            (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].requests,
                            (unsigned long long)s[GEMM_TILE_SITE_C_STAGE].wavefronts,
                            (unsigned long long)s[GEMM_TILE_SITE_C_TMA].requests);
+                /* 4 K tiles: no split K (else its partials' reads: test_wgmma_split) */
+                const int split = gemm_tile_wgmma_split(m, n, k, rules[g]->sms);
+                EXPECT_EQ(split, 1, "no split at K = 200");
+                const uint64_t split_reads =
+                    split > 1 ? tiles * (uint64_t)split * 8 * (GEMM_TILE_WGMMA_BN_NARROW / 16) : 0;
+                EXPECT_EQ(s[GEMM_TILE_SITE_SPLIT_READ].requests, split_reads, "split K's reads");
                 const struct bf_launch_ways w = bf_sites_ways(s, nsites);
                 EXPECT(w.ld == 1.0 && (w.st == 1.0 || !staged) &&
-                           w.ld_wavefronts == (16 + b_reads) * wgmma,
+                           w.ld_wavefronts == (16 + b_reads) * wgmma + 4 * split_reads,
                        "%s, bn %d: ld ways %.2f (gmma), st %.2f (staging; TMA is in no LSU class)",
                        names[v], bn, w.ld, w.st);
                 /* n = 601: rows of C not a multiple of 16 bytes apart: no staging */
@@ -1081,6 +1087,93 @@ static void test_wgmma_a_rows(void)
            "1 x 300 x 200: %llu A boxes of %llu lines",
            (unsigned long long)s[GEMM_TILE_SITE_TMA_A].requests,
            (unsigned long long)s[GEMM_TILE_SITE_TMA_A].wavefronts);
+}
+
+/* Split K (gemm_tile_wgmma_split): the rule on 132 SMs at the sweep's
+ * narrow shapes and at its edges; each tile's K tiles once over the two
+ * parts, each at least GEMM_TILE_WGMMA_SPLIT_KTILES; the partials filling
+ * each consumer's two buffers; the model's st.async pushes and reads at 4
+ * wavefronts a warp's request (512 contiguous bytes), the ideal, counted
+ * per tile and block, and the K tiles' TMA and wgmma as without a split. */
+static void test_wgmma_split(void)
+{
+    static const struct {
+        int64_t m, n, k;
+        int sms, split;
+    } picks[] = {
+        {128, 4096, 11008, 132, 2},  /* 64 narrow tiles of 172 K tiles: 128 blocks fit */
+        {128, 4096, 8192, 132, 2},   /* parts of 64 K tiles */
+        {128, 4096, 8191, 132, 2},   /* 128 K tiles, the last partial */
+        {128, 4096, 8128, 132, 1},   /* 127 K tiles */
+        {128, 4096, 4096, 132, 1},   /* 64 K tiles: the split costs more than it saves */
+        {256, 256, 256, 132, 1},     /* 8 tiles, 4 K tiles */
+        {512, 512, 16384, 132, 2},   /* 32 tiles */
+        {1024, 1024, 16384, 132, 1}, /* 128 tiles fill the SMs */
+        {768, 1024, 16384, 132, 1},  /* 96 tiles: 192 blocks would not fit */
+        {1, 300, 8200, 132, 2},      /* M = 1 */
+        {129, 200, 8200, 132, 2},    /* 8 tiles, 129 K tiles: parts of 64 and 65 */
+        {129, 200, 8200, 16, 2},     /* 16 blocks on 16 SMs */
+        {129, 200, 8200, 15, 1},     /* not on 15 */
+        {4096, 4096, 16384, 132, 1}, /* the wide tile */
+        {300, 600, 8192, 59, 1},     /* 60 blocks would not fit 59 SMs */
+    };
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
+        const int split = gemm_tile_wgmma_split(picks[i].m, picks[i].n, picks[i].k, picks[i].sms);
+        EXPECT(split == picks[i].split, "%lldx%lldx%lld on %d SMs: split %d, want %d",
+               (long long)picks[i].m, (long long)picks[i].n, (long long)picks[i].k, picks[i].sms,
+               split, picks[i].split);
+    }
+    EXPECT(GEMM_TILE_WGMMA_SPLIT_KTILES == 64, "the picks assume parts of at least 64 K tiles");
+    for (int64_t ktiles = 2; ktiles < 300; ++ktiles) {
+        int first[2], count[2];
+        for (int part = 0; part < 2; ++part)
+            gemm_tile_wgmma_split_ktiles(ktiles, 2, part, &first[part], &count[part]);
+        EXPECT(first[0] == 0 && first[1] == count[0] && count[0] + count[1] == ktiles &&
+                   count[0] >= ktiles / 2 && count[1] >= count[0],
+               "%lld K tiles in two parts: %d + %d from %d", (long long)ktiles, count[0], count[1],
+               first[1]);
+    }
+    /* The partials: each consumer's 4 float4s a thread, its first buffer exactly. */
+    EXPECT(GEMM_TILE_WGMMA_SPLIT_BYTES == GEMM_TILE_WGMMA_C_BYTES &&
+               gemm_tile_wgmma_partial(1, 0, 0) == gemm_tile_wgmma_c_base(1, 0) &&
+               gemm_tile_wgmma_partial(1, 3, 127) + 16 == gemm_tile_wgmma_c_base(1, 1) &&
+               gemm_tile_wgmma_split_drained(1) + 8 <= GEMM_TILE_WGMMA_SMEM_BYTES - 1024,
+           "split K's buffers and barriers in place");
+    /* The model at 128 x 4096 x 11008 on 132 SMs: 64 tiles, 2 blocks each. */
+    for (int out = 2; out <= 4; out += 2) {
+        struct bf_site s[BF_MAX_SITES], one[BF_MAX_SITES];
+        const int nsites =
+            gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 128, 4096, 11008, out, &bf_rules_sm90, s);
+        const uint64_t blocks = 64 * 2, warps = 4 * GEMM_TILE_WGMMA_CONSUMERS, ktiles = 64 * 172,
+                       requests = blocks * warps * (GEMM_TILE_WGMMA_BN_NARROW / 16);
+        EXPECT(nsites == GEMM_TILE_WGMMA_SITES &&
+                   s[GEMM_TILE_SITE_SPLIT_STORE].access.op == BF_ST_ASYNC &&
+                   s[GEMM_TILE_SITE_SPLIT_STORE].requests == requests &&
+                   s[GEMM_TILE_SITE_SPLIT_STORE].wavefronts == 4 * requests &&
+                   s[GEMM_TILE_SITE_SPLIT_STORE].ideal == 4 * requests &&
+                   s[GEMM_TILE_SITE_SPLIT_READ].requests == requests &&
+                   s[GEMM_TILE_SITE_SPLIT_READ].wavefronts == 4 * requests &&
+                   s[GEMM_TILE_SITE_SPLIT_READ].ideal == 4 * requests &&
+                   s[GEMM_TILE_SITE_C_STAGE].requests == 0,
+               "%d-byte C: split K's %llu pushes (%llu wavefronts), %llu reads (%llu), want %llu "
+               "of 4",
+               out, (unsigned long long)s[GEMM_TILE_SITE_SPLIT_STORE].requests,
+               (unsigned long long)s[GEMM_TILE_SITE_SPLIT_STORE].wavefronts,
+               (unsigned long long)s[GEMM_TILE_SITE_SPLIT_READ].requests,
+               (unsigned long long)s[GEMM_TILE_SITE_SPLIT_READ].wavefronts,
+               (unsigned long long)requests);
+        EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == ktiles &&
+                   s[GEMM_TILE_SITE_WGMMA_A].requests ==
+                       ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK,
+               "split K: every tile's 172 K tiles once (TMA %llu, wgmma %llu)",
+               (unsigned long long)s[GEMM_TILE_SITE_TMA_A].requests,
+               (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].requests);
+        /* 128 x 4096 x 4096 (no split): no split requests */
+        gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 128, 4096, 4096, out, &bf_rules_sm90, one);
+        EXPECT(one[GEMM_TILE_SITE_SPLIT_STORE].requests == 0 &&
+                   one[GEMM_TILE_SITE_SPLIT_READ].requests == 0,
+               "128 x 4096 x 4096: no split K");
+    }
 }
 
 /* The persistent grid: cluster c takes cluster tiles c, c + clusters, ...;
@@ -1384,6 +1477,7 @@ int main(void)
     test_wgmma_descriptors();
     test_wgmma_model();
     test_wgmma_a_rows();
+    test_wgmma_split();
     test_wgmma_order();
     test_wgmma_emulated();
     test_refusals();
