@@ -111,14 +111,15 @@ enum { TYPE_F32, TYPE_F16 };
  * in its wide tile; 1 x 8449 x 72 is one tile row in two rounds of its
  * narrow tile (a last tile 1 column wide). The narrow tile splits K over
  * clusters of 2 (gemm_tile_wgmma_split) at 129 x 200 x 8200 (parts of 64
- * and 65 K tiles, edges, a K tail), 1 x 300 x 8200 (M = 1) and 384 x 704 x
- * 8192 (66 clusters: a whole H100). */
+ * and 65 K tiles, edges, a K tail), 1 x 300 x 2056 (M = 1, parts of 16
+ * and 17 K tiles: the fewest that split) and 384 x 704 x 8192 (66
+ * clusters: a whole H100). */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {8, 24, 8}},         {3, {16, 16, 16}},
     {3, {24, 24, 24}},       {3, {40, 40, 40}},       {3, {1, 1, 8}},
     {3, {1, 1, 12}},         {3, {16, 16, 20}},       {3, {7, 13, 8}},
     {3, {13, 7, 24}},        {3, {31, 37, 40}},       {3, {127, 131, 64}},
-    {3, {129, 127, 72}},     {3, {257, 509, 200}},    {3, {1, 300, 8200}},
+    {3, {129, 127, 72}},     {3, {257, 509, 200}},    {3, {1, 300, 2056}},
     {3, {517, 1, 136}},      {3, {300, 600, 128}},    {3, {1000, 1000, 1000}},
     {3, {4096, 4096, 4096}}, {3, {8192, 1024, 8192}}, {3, {1000, 4096, 8192}},
     {3, {2000, 3000, 264}},  {3, {2000, 3000, 256}},  {3, {2000, 3000, 192}},

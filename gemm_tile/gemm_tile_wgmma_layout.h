@@ -426,13 +426,12 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
  * 16 (128 i + t) from c's first buffer, so a warp writes and reads 512
  * contiguous bytes, 4 wavefronts, the ideal. A "drained" mbarrier (the
  * other block's 4 warps read them) frees the buffer for the next tile.
- * The split costs a launch about 3.5 us on the H100 (clusters, and the
- * exchange), so it pays only where each part keeps SPLIT_KTILES K tiles:
- * at 256^3 and 512^3 it was 0.58 / 0.57 of cuBLAS against 0.83-0.90
- * without, at 128 x 4096 x 4096 0.71-0.73 against 0.86, at 128 x 4096 x
- * 11008 0.91 against 0.86 (docs/notes/gemm_tile/split-k.md). */
+ * The split pays where each part keeps SPLIT_KTILES K tiles: on the H200,
+ * M = 1 to 128 by 4096 x 4096 took 15.3-16.4 us against 18.7-19.8 without
+ * (parts of 32 K tiles), by 4096 x 11008 29.1-30.4 against 40.6-44.5;
+ * fewer K tiles a part were not measured (docs/notes/gemm_tile/split-k.md). */
 #ifndef GEMM_TILE_WGMMA_SPLIT_KTILES
-#define GEMM_TILE_WGMMA_SPLIT_KTILES 64 /* the fewest K tiles a part takes: K >= 8192 */
+#define GEMM_TILE_WGMMA_SPLIT_KTILES 16 /* the fewest K tiles a part takes: K >= 2048 */
 #endif
 /* Bytes one consumer pushes into the other block: 4 float4s a thread. */
 #define GEMM_TILE_WGMMA_SPLIT_BYTES (GEMM_TILE_WGMMA_BN_NARROW / 16 * 16u * 128u)

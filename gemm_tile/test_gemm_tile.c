@@ -1104,14 +1104,16 @@ static void test_wgmma_split(void)
         {128, 4096, 11008, 132, 2},  /* 64 narrow tiles of 172 K tiles: 128 blocks fit */
         {128, 4096, 8192, 132, 2},   /* parts of 64 K tiles */
         {128, 4096, 8191, 132, 2},   /* 128 K tiles, the last partial */
-        {128, 4096, 8128, 132, 1},   /* 127 K tiles */
-        {128, 4096, 4096, 132, 1},   /* 64 K tiles: the split costs more than it saves */
+        {128, 4096, 4096, 132, 2},   /* parts of 32 */
+        {128, 4096, 2048, 132, 2},   /* parts of 16 */
+        {128, 4096, 1984, 132, 1},   /* 31 K tiles: the split costs more than it saves */
         {256, 256, 256, 132, 1},     /* 8 tiles, 4 K tiles */
         {512, 512, 16384, 132, 2},   /* 32 tiles */
         {1024, 1024, 16384, 132, 1}, /* 128 tiles fill the SMs */
         {768, 1024, 16384, 132, 1},  /* 96 tiles: 192 blocks would not fit */
         {1, 300, 8200, 132, 2},      /* M = 1 */
         {129, 200, 8200, 132, 2},    /* 8 tiles, 129 K tiles: parts of 64 and 65 */
+        {129, 200, 2056, 132, 2},    /* 33 K tiles: parts of 16 and 17 */
         {129, 200, 8200, 16, 2},     /* 16 blocks on 16 SMs */
         {129, 200, 8200, 15, 1},     /* not on 15 */
         {4096, 4096, 16384, 132, 1}, /* the wide tile */
@@ -1123,7 +1125,7 @@ static void test_wgmma_split(void)
                (long long)picks[i].m, (long long)picks[i].n, (long long)picks[i].k, picks[i].sms,
                split, picks[i].split);
     }
-    EXPECT(GEMM_TILE_WGMMA_SPLIT_KTILES == 64, "the picks assume parts of at least 64 K tiles");
+    EXPECT(GEMM_TILE_WGMMA_SPLIT_KTILES == 16, "the picks assume parts of at least 16 K tiles");
     for (int64_t ktiles = 2; ktiles < 300; ++ktiles) {
         int first[2], count[2];
         for (int part = 0; part < 2; ++part)
@@ -1168,11 +1170,11 @@ static void test_wgmma_split(void)
                "split K: every tile's 172 K tiles once (TMA %llu, wgmma %llu)",
                (unsigned long long)s[GEMM_TILE_SITE_TMA_A].requests,
                (unsigned long long)s[GEMM_TILE_SITE_WGMMA_A].requests);
-        /* 128 x 4096 x 4096 (no split): no split requests */
-        gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 128, 4096, 4096, out, &bf_rules_sm90, one);
+        /* 128 x 4096 x 1984 (no split): no split requests */
+        gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 128, 4096, 1984, out, &bf_rules_sm90, one);
         EXPECT(one[GEMM_TILE_SITE_SPLIT_STORE].requests == 0 &&
                    one[GEMM_TILE_SITE_SPLIT_READ].requests == 0,
-               "128 x 4096 x 4096: no split K");
+               "128 x 4096 x 1984: no split K");
     }
 }
 
