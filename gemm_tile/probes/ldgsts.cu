@@ -63,7 +63,31 @@
     X(22, "rowmajor tile, rows 0-2 copied, row 3 zero fill", 128u * row_of(l) + 16u * chunk_of(l), \
       2048u * row_of(l) + 16u * chunk_of(l), row_of(l) >= 3)                                       \
     X(23, "padded tile rows 0-3, row 0 copied, rows 1-3 zero fill",                                \
-      144u * row_of(l) + 16u * chunk_of(l), 2048u * row_of(l) + 16u * chunk_of(l), row_of(l) >= 1)
+      144u * row_of(l) + 16u * chunk_of(l), 2048u * row_of(l) + 16u * chunk_of(l), row_of(l) >= 1) \
+    X(24, "rowmajor, zero fill, every lane from one address (the kernels' base)",                  \
+      128u * row_of(l) + 16u * chunk_of(l), 0u, 1)                                                 \
+    X(25, "padded rows 0-3, zero fill from one address", 144u * row_of(l) + 16u * chunk_of(l), 0u, \
+      1)                                                                                           \
+    X(26, "padded rows 4-7, zero fill from one address",                                           \
+      144u * (row_of(l) + 4) + 16u * chunk_of(l), 0u, 1)                                           \
+    X(27, "rowmajor, row 0 copied, rows 1-3 zero fill from one address",                           \
+      128u * row_of(l) + 16u * chunk_of(l), row_of(l) == 0 ? 16u * chunk_of(l) : 0u,               \
+      row_of(l) >= 1)                                                                              \
+    X(28, "swizzled rows 4-7, row 4 copied, rows 5-7 zero fill from one address",                  \
+      128u * row_of(l) + 16u * (chunk_of(l) ^ (row_of(l) + 4)),                                    \
+      row_of(l) == 0 ? 16u * chunk_of(l) : 0u, row_of(l) >= 1)                                     \
+    X(29, "padded rows 4-7, row 4 copied, rows 5-7 zero fill from one address",                    \
+      144u * (row_of(l) + 4) + 16u * chunk_of(l), row_of(l) == 0 ? 16u * chunk_of(l) : 0u,         \
+      row_of(l) >= 1)                                                                              \
+    X(30, "rowmajor, row 0 copied, rows 1-3 zero fill from one address in another line",           \
+      128u * row_of(l) + 16u * chunk_of(l), row_of(l) == 0 ? 2048u + 16u * chunk_of(l) : 0u,       \
+      row_of(l) >= 1)                                                                              \
+    X(31, "swizzled rows 4-7, row 4 copied, rows 5-7 zero fill from one address in another line",  \
+      128u * row_of(l) + 16u * (chunk_of(l) ^ (row_of(l) + 4)),                                    \
+      row_of(l) == 0 ? 2048u + 16u * chunk_of(l) : 0u, row_of(l) >= 1)                             \
+    X(32, "padded rows 4-7, row 4 copied, rows 5-7 zero fill from one address in another line",    \
+      144u * (row_of(l) + 4) + 16u * chunk_of(l), row_of(l) == 0 ? 2048u + 16u * chunk_of(l) : 0u, \
+      row_of(l) >= 1)
 
 template <int P> __device__ __forceinline__ uint32_t s_off(int l);
 template <int P> __device__ __forceinline__ uint32_t g_off(int l);
