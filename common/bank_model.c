@@ -292,6 +292,11 @@ int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[B
             return -1;
         ++lanes;
     }
+    out->ideal = (lanes + 7) / 8;
+    if ((active & ~zero_fill) == 0) { /* every lane zero-fills: the ideal, in any layout */
+        out->wavefronts = out->ideal;
+        return 0;
+    }
     for (int l = 0; l < BF_WARP; ++l) {
         if (!(active >> l & 1u) || done[l])
             continue;
@@ -323,7 +328,6 @@ int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[B
             whole &= zero || slot_of[2 * m] == slot_of[2 * m + 1];
         out->wavefronts += one_line && slots == 0xffu ? (whole ? 1 : 2) : nseg;
     }
-    out->ideal = (lanes + 7) / 8;
     return 0;
 }
 
