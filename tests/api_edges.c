@@ -10,8 +10,9 @@
  * bytes on both sides and checked in full against a plain loop;
  * and the refusals (another element size, misaligned or null pointers,
  * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
- * output untouched. The Hopper GEMM at shapes around its tiles and clusters against
- * exact small-integer products. No GPU: exit 77. */
+ * output untouched. The Hopper GEMM at shapes around its tiles, clusters and
+ * split K against exact small-integer products, C guarded and, once, one
+ * element into its allocation. No GPU: exit 77. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,7 +223,7 @@ static uint16_t small_half(int v)
     return bits[v + 4];
 }
 
-static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k)
+static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k, size_t c_offset)
 {
     uint16_t *a = malloc((size_t)(m * k) * 2), *b = malloc((size_t)(n * k) * 2);
     int *av = malloc((size_t)(m * k) * sizeof(int)), *bv = malloc((size_t)(n * k) * sizeof(int));
@@ -238,12 +239,12 @@ static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k)
     uint16_t *d_a, *d_b;
     CHECK(cudaMalloc((void **)&d_a, (size_t)(m * k) * 2));
     CHECK(cudaMalloc((void **)&d_b, (size_t)(n * k) * 2));
-    struct buffer d_c = buffer_new((size_t)(m * n) * 4, 0);
+    struct buffer d_c = buffer_new((size_t)(m * n) * 4, c_offset);
     CHECK(cudaMemcpy(d_a, a, (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_b, b, (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
     char what[160];
-    snprintf(what, sizeof what, "gemm_tile variant %d at %lldx%lldx%lld", (int)v, (long long)m,
-             (long long)n, (long long)k);
+    snprintf(what, sizeof what, "gemm_tile variant %d at %lldx%lldx%lld, C %zu bytes in", (int)v,
+             (long long)m, (long long)n, (long long)k, c_offset);
     const cudaError_t err = gemm_tile_f32(v, (float *)d_c.at, d_a, d_b, m, n, k, 0);
     if (err != cudaSuccess) {
         fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
@@ -259,7 +260,7 @@ static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k)
                     want += (long)av[i * k + p] * bv[j * k + p];
                 wrong += c[i * n + j] != (float)want;
             }
-        if (wrong != 0 || guards_hold(&d_c, 0, 0) != 0) {
+        if (wrong != 0 || guards_hold(&d_c, c_offset, 0) != 0) {
             fprintf(stderr, "api_edges: %s: %zu elements wrong\n", what, wrong);
             fail(what);
         }
@@ -276,12 +277,17 @@ static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k)
 
 /* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 256 wide) and its
  * clusters of two tile rows: one tile, an odd count of tile rows, one past a
- * tile, a grid of one narrow cluster, and more tiles than SMs. */
+ * tile, a grid of one narrow cluster, and more tiles than SMs; and K split
+ * over clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split):
+ * a last tile 8 wide, an odd N with C one element into its allocation (its
+ * stores one by one), and one tile row of 133 narrow tiles. */
 static void gemms(void)
 {
-    static const int64_t shapes[][3] = {{1, 1, 8},       {128, 64, 64},  {129, 65, 72},
-                                        {384, 64, 136},  {257, 300, 24}, {2000, 70, 8},
-                                        {1100, 2100, 64}};
+    static const int64_t shapes[][4] = {
+        {1, 1, 8, 0},      {128, 64, 64, 0},   {129, 65, 72, 0},    {384, 64, 136, 0},
+        {257, 300, 24, 0}, {2000, 70, 8, 0},   {1100, 2100, 64, 0}, {3, 72, 2056, 0},
+        {5, 131, 2056, 4}, {1, 8449, 2056, 0},
+    };
     int device = 0;
     CHECK(cudaGetDevice(&device));
     const enum gemm_tile_variant v =
@@ -292,7 +298,7 @@ static void gemms(void)
         return;
     }
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
-        gemm_case(v, shapes[s][0], shapes[s][1], shapes[s][2]);
+        gemm_case(v, shapes[s][0], shapes[s][1], shapes[s][2], (size_t)shapes[s][3]);
 }
 
 int main(void)
