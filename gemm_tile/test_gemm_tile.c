@@ -4,8 +4,8 @@
  * wants), the wgmma path's TMA layouts and descriptors (wgmma finds every
  * chunk where TMA wrote it), the bank model's wavefronts a request and a
  * launch, the reference (fp16 conversions, a hand-checked product), and
- * both kernels' data paths emulated on the CPU with the instructions' PTX
- * definitions. */
+ * both kernels' data paths (split K's exchange of partials too) emulated on
+ * the CPU with the instructions' PTX definitions. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1237,14 +1237,15 @@ static void test_wgmma_order(void)
  * copies each box to C, clipped at its edges. If a layout, a descriptor,
  * the fragment order, the cluster's shares or the staging were wrong,
  * C would be. */
+static float emu_acc[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
 static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                               const struct emulated *e, uint8_t *smem[], const int64_t tile_m[],
-                              const int64_t tile_n[], float *c)
+                              const int64_t tile_n[], int64_t kfirst, int64_t ktiles, float *c)
 {
-    static float acc[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
+    float(*acc)[GEMM_TILE_WGMMA_CONSUMERS][128][128] = emu_acc;
     const int cluster = cm * cn;
-    memset(acc, 0, sizeof acc);
-    for (int64_t kt = 0; kt < gemm_tile_wgmma_tiles_k(e->k); ++kt) {
+    memset(emu_acc, 0, sizeof emu_acc);
+    for (int64_t kt = kfirst; kt < kfirst + ktiles; ++kt) {
         const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
         for (int rank = 0; rank < cluster; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
@@ -1315,6 +1316,8 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                         }
                 }
     }
+    if (c == NULL)
+        return; /* the accumulators, in emu_acc, for split K's epilogue */
     for (int rank = 0; rank < cluster; ++rank)
         for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
             for (int box = 0; box < bn / 32; ++box) { /* as store_staged(), fp32 */
@@ -1343,6 +1346,49 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                                        gemm_tile_wgmma_c_offset(r, 4u * (uint32_t)x),
                                    4);
             }
+}
+
+/* Split K's data path (gemm_tile_wgmma.cu's store_split) for one narrow
+ * tile: part r's block multiplies its K tiles (gemm_tile_wgmma_split_ktiles)
+ * as the kernel does, then pushes, for i < 4, thread t's float4 of n8 tile
+ * 4 (1 - r) + i into the other block's shared memory at
+ * gemm_tile_wgmma_partial(consumer, i, t); each block adds what it finds
+ * there to its own n8 tile 4 r + i and stores the sums, clipped at C's
+ * edges. */
+static void emu_wgmma_split(enum gemm_tile_variant v, const struct emulated *e, uint8_t *smem[],
+                            int64_t tile_m, int64_t tile_n, float *c)
+{
+    const int bn = GEMM_TILE_WGMMA_BN_NARROW, half = bn / 16;
+    static float part_acc[2][GEMM_TILE_WGMMA_CONSUMERS][128][128];
+    for (int part = 0; part < 2; ++part) {
+        int first, count;
+        gemm_tile_wgmma_split_ktiles(gemm_tile_wgmma_tiles_k(e->k), 2, part, &first, &count);
+        emu_wgmma_cluster(v, bn, 1, 1, e, &smem[part], &tile_m, &tile_n, first, count, NULL);
+        memcpy(part_acc[part], emu_acc[0], sizeof part_acc[part]);
+    }
+    for (int part = 0; part < 2; ++part) /* the pushes, into the other block */
+        for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+            for (int t = 0; t < 128; ++t)
+                for (int i = 0; i < half; ++i)
+                    memcpy(smem[1 - part] + gemm_tile_wgmma_partial(consumer, i, t),
+                           &part_acc[part][consumer][t][4 * ((1 - part) * half + i)], 16);
+    for (int part = 0; part < 2; ++part) /* the sums: this block's half of the n8 tiles */
+        for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+            for (int t = 0; t < 128; ++t)
+                for (int i = 0; i < half; ++i) {
+                    float pushed[4];
+                    memcpy(pushed, smem[part] + gemm_tile_wgmma_partial(consumer, i, t), 16);
+                    const int q = part * half + i;
+                    for (int x = 0; x < 4; ++x) {
+                        const int64_t row = tile_m * GEMM_TILE_WGMMA_BM +
+                                            GEMM_TILE_WGMMA_M * consumer + 16 * (t / 32) +
+                                            t % 32 / 4 + 8 * (x / 2),
+                                      col = tile_n * bn + 8 * q + 2 * (t % 4) + x % 2;
+                        if (row < e->m && col < e->n)
+                            c[row * e->n + col] =
+                                part_acc[part][consumer][t][4 * q + x] + pushed[x];
+                    }
+                }
 }
 
 /* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows
@@ -1381,7 +1427,8 @@ static void test_wgmma_emulated(void)
                     for (int rank = 0; rank < cm * cn; ++rank)
                         gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m, tiles_n,
                                              &tm[rank], &tn[rank]);
-                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, tm, tn, c);
+                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, tm, tn, 0,
+                                      gemm_tile_wgmma_tiles_k(k), c);
                 }
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
             EXPECT(err < 1e-6,
@@ -1408,7 +1455,8 @@ static void test_wgmma_emulated(void)
             const int64_t tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
             for (int64_t t = 0; t < tiles_n; ++t) {
                 int64_t tm = 0, tn = t;
-                emu_wgmma_cluster((enum gemm_tile_variant)v, bn, 1, 1, &e, smem, &tm, &tn, c);
+                emu_wgmma_cluster((enum gemm_tile_variant)v, bn, 1, 1, &e, smem, &tm, &tn, 0,
+                                  gemm_tile_wgmma_tiles_k(k), c);
             }
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(ms * n));
             EXPECT(err < 1e-6 && gemm_tile_wgmma_a_load_rows(ms, bn) == (int)((ms + 7) / 8 * 8),
@@ -1416,6 +1464,21 @@ static void test_wgmma_emulated(void)
                    "%g",
                    names[v], (long long)ms, gemm_tile_wgmma_a_load_rows(ms, bn), err);
         }
+    /* Split K: 300 x 300 x 200's narrow tiles, each K split over two blocks
+     * (parts of 2 K tiles, the second with the partial one): the sums of
+     * the exchanged partials are C. */
+    gemm_tile_ref(want, a, b, m, n, k);
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+        const struct emulated e = {NULL, a, b, m, n, k};
+        for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+            c[i] = NAN;
+        for (int64_t tm = 0; tm < gemm_tile_wgmma_tiles_m(m); ++tm)
+            for (int64_t tn = 0; tn < gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW); ++tn)
+                emu_wgmma_split((enum gemm_tile_variant)v, &e, smem, tm, tn, c);
+        const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+        EXPECT(err < 1e-6, "%s: the emulated split K's C is off the reference: relative L2 %g",
+               names[v], err);
+    }
 }
 
 /* The one refusal rule both paths ask (gemm_tile.h's list), and the Hopper
