@@ -222,18 +222,18 @@ int bf_site_add_words(struct bf_site *site, const struct bf_bank_rules *rules,
  * grouped by the 128-byte global line each reads. A group costs 1
  * wavefront if it writes one whole aligned 128-byte shared line, each
  * 32-byte global sector's two chunks in one aligned 32 bytes of it (in any
- * order: permuted, swapped, XORed), 2 if it writes a whole line with sectors
- * split (rotated by an odd number of chunks), else 1 for each distinct
- * 64-byte shared segment it writes. So 8 lanes copying one aligned global
- * line into one shared row cost 1, and the same row 16 bytes off costs 3.
- * Zero fills (src-size 0, lanes that read nothing): a warp whose lanes all
- * zero-fill costs the ideal in any layout; mixed with copies, zero-filling
- * lanes group by the shared line they write (about what the GEMM kernels
- * cost; one warp alone in a probe costs more: docs/bank-rules.md). global: each lane's
- * global byte address relative to a 128-byte boundary; shared: its shared
- * byte address; zero_fill: lanes that read nothing. Ideal: one wavefront
- * per 128 bytes written. Returns 0, or -1 for an address not 16-byte
- * aligned. */
+ * order: permuted, swapped, XORed), 2 if it writes a whole line with
+ * sectors split (rotated by an odd number of chunks), else 1 for each
+ * distinct 64-byte shared segment it writes. So 8 lanes copying one
+ * aligned global line into one shared row cost 1, and the same row 16
+ * bytes off costs 3. Zero fills (src-size 0, lanes that read nothing): a
+ * warp whose lanes all zero-fill costs the ideal in any layout; mixed with
+ * copies, zero-filling lanes group by the shared line they write (about
+ * what the GEMM kernels cost; one warp alone in a probe costs more:
+ * docs/bank-rules.md). global: each lane's global byte address relative to
+ * a 128-byte boundary; shared: its shared byte address; zero_fill: lanes
+ * that read nothing. Ideal: one wavefront per 128 bytes written. Returns
+ * 0, or -1 for an address not 16-byte aligned. */
 int bf_ldgsts_wavefronts(const uint64_t global[BF_WARP], const uint32_t shared[BF_WARP],
                          uint32_t active, uint32_t zero_fill, struct bf_wavefronts *out);
 /* bf_site_add with bf_ldgsts_wavefronts's count (a site of op BF_CP_ASYNC). */

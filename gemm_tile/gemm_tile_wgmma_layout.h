@@ -111,10 +111,12 @@ static BF_HD int gemm_tile_wgmma_a_box_rows(int bn)
 }
 /* Rows of A a block's box loads in a cluster of cn tiles side by side: its
  * share of the tile or, where A has fewer rows than that (one tile row,
- * blocks not sharing A: cn 1), M rounded up to 8. A box reaching past A's last row fills those rows
- * with zeros, and that costs: on the H100 1 x 4096 x 11008 took 86 us with the whole box, 44 with
- * the short one (docs/notes/gemm_tile/small-m.md). The tile's rows below the box keep what the
- * stage held; they feed only rows of C past M, which are never stored. */
+ * blocks not sharing A: cn 1), M rounded up to 8. A box reaching past A's
+ * last row fills those rows with zeros, and that costs: on the H100 1 x
+ * 4096 x 11008 took 86 us with the whole box, 44 with the short one
+ * (docs/notes/gemm_tile/small-m.md). The tile's rows below the box keep
+ * what the stage held; they feed only rows of C past M, which are never
+ * stored. */
 #ifndef GEMM_TILE_WGMMA_SHORT_A_BOX
 #define GEMM_TILE_WGMMA_SHORT_A_BOX 1 /* 0: the whole share (a probe's before) */
 #endif

@@ -1237,12 +1237,12 @@ static void test_wgmma_order(void)
  * copies each box to C, clipped at its edges. If a layout, a descriptor,
  * the fragment order, the cluster's shares or the staging were wrong,
  * C would be. */
+/* The emulated blocks' accumulators, left for emu_wgmma_split where c is NULL. */
 static float emu_acc[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
 static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                               const struct emulated *e, uint8_t *smem[], const int64_t tile_m[],
                               const int64_t tile_n[], int64_t kfirst, int64_t ktiles, float *c)
 {
-    float(*acc)[GEMM_TILE_WGMMA_CONSUMERS][128][128] = emu_acc;
     const int cluster = cm * cn;
     memset(emu_acc, 0, sizeof emu_acc);
     for (int64_t kt = kfirst; kt < kfirst + ktiles; ++kt) {
@@ -1312,7 +1312,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                             float sum = 0;
                             for (int p = 0; p < 16; ++p)
                                 sum += am[row][p] * bm[col][p];
-                            acc[rank][consumer][t][i] += sum;
+                            emu_acc[rank][consumer][t][i] += sum;
                         }
                 }
     }
@@ -1330,9 +1330,9 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                         for (int e = 0; e < 2; ++e) {
                             const uint32_t at =
                                 8u * (uint32_t)(t % 4) + 32u * (uint32_t)j + 4u * (uint32_t)e;
-                            memcpy(smem[rank] + buffer +
-                                       gemm_tile_wgmma_c_offset(row + 8 * half, at),
-                                   &acc[rank][consumer][t][4 * (4 * box + j) + 2 * half + e], 4);
+                            memcpy(
+                                smem[rank] + buffer + gemm_tile_wgmma_c_offset(row + 8 * half, at),
+                                &emu_acc[rank][consumer][t][4 * (4 * box + j) + 2 * half + e], 4);
                         }
                     }
                 const int64_t row0 =
