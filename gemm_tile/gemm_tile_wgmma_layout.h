@@ -417,7 +417,7 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
  * Where the narrow tiles leave half the SMs idle and K is long (128 x 4096
  * x 11008: 64 tiles on 132 SMs, 172 K tiles each), a cluster of two blocks
  * takes each tile, block (part) r of it K tiles [r ktiles / 2, (r + 1)
- * ktiles / 2), where its rounds of the grid take less time (rule below).
+ * ktiles / 2), and all the clusters fit the SMs at once (rule below).
  * Block r then stores n8 tiles 4 r .. 4 r + 3 of C (each consumer's 64
  * rows): it pushes its partial sums of the other four into the other
  * block's epilogue buffers, which the narrow tile (storing C from
@@ -437,21 +437,18 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
 #endif
 /* Bytes one consumer pushes into the other block: 4 float4s a thread. */
 #define GEMM_TILE_WGMMA_SPLIT_BYTES (GEMM_TILE_WGMMA_BN_NARROW / 16 * 16u * 128u)
-/* Blocks a narrow tile's K is split over: 2 where each part keeps
- * SPLIT_KTILES K tiles and the rounds of half tiles on the clusters of two
- * take less time than the rounds of whole tiles on single blocks (in half
- * tiles' time on 132 SMs: 64 tiles 1 against 2; 172, 128 x 11008, 3
- * against 4; 224, 128 x 14336, 4 against 4: not split), else 1; 1 for the
- * wide and middle tiles. The launcher and the bank model both ask this. */
+/* Blocks a narrow tile's K is split over: 2 where the tiles' clusters of
+ * two all fit the SMs at once and each part keeps SPLIT_KTILES K tiles,
+ * else 1; 1 for the wide and middle tiles. The launcher and the bank
+ * model both ask this. */
 static BF_HD int gemm_tile_wgmma_split(int64_t m, int64_t n, int64_t k, int sms)
 {
-    if (gemm_tile_wgmma_bn(m, n, sms) != GEMM_TILE_WGMMA_BN_NARROW || sms < 2)
+    if (gemm_tile_wgmma_bn(m, n, sms) != GEMM_TILE_WGMMA_BN_NARROW)
         return 1;
     const int64_t tiles = gemm_tile_wgmma_tiles_m(m) *
                           gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW),
-                  ktiles = gemm_tile_wgmma_tiles_k(k), pairs = sms / 2;
-    const int64_t whole = (tiles + sms - 1) / sms, halves = (tiles + pairs - 1) / pairs;
-    return halves < 2 * whole && ktiles >= 2 * GEMM_TILE_WGMMA_SPLIT_KTILES ? 2 : 1;
+                  ktiles = gemm_tile_wgmma_tiles_k(k);
+    return 2 * tiles <= sms && ktiles >= 2 * GEMM_TILE_WGMMA_SPLIT_KTILES ? 2 : 1;
 }
 /* Part `part`'s K tiles of `split`: *first and *count of them. */
 static BF_HD void gemm_tile_wgmma_split_ktiles(int64_t ktiles, int split, int part, int *first,

@@ -1110,20 +1110,15 @@ static void test_wgmma_split(void)
         {128, 4096, 1984, 132, 1},   /* 31 K tiles: the split costs more than it saves */
         {256, 256, 256, 132, 1},     /* 8 tiles, 4 K tiles */
         {512, 512, 16384, 132, 2},   /* 32 tiles */
-        {1024, 1024, 16384, 132, 1}, /* 128 tiles: 2 rounds of halves, 1 of wholes */
-        {768, 1024, 16384, 132, 1},  /* 96 tiles: the same */
-        {128, 11008, 4096, 132, 2},  /* 172 tiles: 3 rounds of halves against 2 of wholes */
-        {128, 14336, 4096, 132, 1},  /* 224: 4 against 2 */
-        {1, 8449, 2056, 132, 2},     /* 133 (a test size): 3 against 2 */
-        {7, 8500, 2056, 132, 2},     /* the sanitizers' three rounds */
+        {1024, 1024, 16384, 132, 1}, /* 128 tiles fill the SMs */
+        {768, 1024, 16384, 132, 1},  /* 96 tiles: 192 blocks would not fit */
         {1, 300, 8200, 132, 2},      /* M = 1 */
         {129, 200, 8200, 132, 2},    /* 8 tiles, 129 K tiles: parts of 64 and 65 */
         {129, 200, 2056, 132, 2},    /* 33 K tiles: parts of 16 and 17 */
         {129, 200, 8200, 16, 2},     /* 16 blocks on 16 SMs */
-        {129, 200, 8200, 15, 1},     /* not on 15 (2 rounds of halves, 1 of wholes) */
-        {129, 200, 8200, 1, 1},      /* one SM: no cluster of two */
+        {129, 200, 8200, 15, 1},     /* not on 15 */
         {4096, 4096, 16384, 132, 1}, /* the wide tile */
-        {300, 600, 8192, 59, 1},     /* 30 tiles on 59 SMs: 2 rounds of halves, 1 of wholes */
+        {300, 600, 8192, 59, 1},     /* 60 blocks would not fit 59 SMs */
     };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         const int split = gemm_tile_wgmma_split(picks[i].m, picks[i].n, picks[i].k, picks[i].sms);
