@@ -116,7 +116,7 @@ static void add_operand(uint64_t desc, int rows, const struct bf_bank_rules *rul
     bf_site_add_matrices(site, rules, addr, n / 8);
 }
 
-void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int a_rows, int stage,
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int64_t m, int bn, int stage,
                                  const struct bf_bank_rules *rules,
                                  struct bf_site sites[GEMM_TILE_WGMMA_SITES])
 {
@@ -125,10 +125,10 @@ void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int a_r
     const uint32_t w = gemm_tile_wgmma_slab_bytes(variant);
     for (int s = 0; s < slabs; ++s) { /* as produce(): one box a slab of each */
         /* each box into every block that shares it */
-        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A],
-                        (uint64_t)a_rows * w * gemm_tile_wgmma_cn(bn));
-        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B],
-                        (uint64_t)gemm_tile_wgmma_b_box_rows(bn) * w * gemm_tile_wgmma_cm(bn));
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_A], (uint64_t)gemm_tile_wgmma_a_load_rows(m, bn) *
+                                                          w * (uint64_t)gemm_tile_wgmma_cn(m, bn));
+        bf_site_add_tma(&sites[GEMM_TILE_SITE_TMA_B], (uint64_t)gemm_tile_wgmma_b_box_rows(m, bn) *
+                                                          w * (uint64_t)gemm_tile_wgmma_cm(m, bn));
     }
     for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
         for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) { /* as consume() */
@@ -197,7 +197,7 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     struct bf_site once[GEMM_TILE_WGMMA_SITES];
     wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
-    gemm_tile_model_wgmma_ktile(variant, bn, gemm_tile_wgmma_a_load_rows(m, bn), 0, rules, once);
+    gemm_tile_model_wgmma_ktile(variant, m, bn, 0, rules, once);
     /* Split K (the narrow tile's, stored from registers) or the staged epilogue. */
     const int split = gemm_tile_wgmma_split(m, n, k, rules->sms);
     if (split > 1)
@@ -206,8 +206,8 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
         gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
     const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(
                                gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),
-                               gemm_tile_wgmma_cm(bn), gemm_tile_wgmma_cn(bn)) *
-                           (uint64_t)gemm_tile_wgmma_cluster(bn);
+                               gemm_tile_wgmma_cm(m, bn), gemm_tile_wgmma_cn(m, bn)) *
+                           (uint64_t)gemm_tile_wgmma_cluster(m, bn);
     for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s) {
         /* K tiles: every tile's, whichever block of its cluster takes each. */
         const uint64_t times = s == GEMM_TILE_SITE_C_STAGE || s == GEMM_TILE_SITE_C_TMA ? tiles

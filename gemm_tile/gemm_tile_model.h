@@ -35,15 +35,14 @@ enum gemm_tile_wgmma_site {
     GEMM_TILE_WGMMA_SITES
 };
 
-/* Adds what one block does for one K tile on the wgmma path, in a tile bn
- * (256, 128 or 64) columns wide whose A boxes hold a_rows rows
- * (gemm_tile_wgmma_a_load_rows): the
- * producer's TMA boxes (gemm_tile_wgmma_slabs of its share of A and as
- * many of B, each written into every block that shares the tile) and each
+/* Adds what one block does for one K tile on the wgmma path, for an m-row
+ * C in tiles bn (256, 128 or 64) columns wide (its cluster and A boxes:
+ * gemm_tile_wgmma_cm, gemm_tile_wgmma_a_load_rows): the producer's TMA boxes (gemm_tile_wgmma_slabs
+ * of its share of A and as many of B, each written into every block that shares the tile) and each
  * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core
  * matrices at the addresses wgmma finds through the kernel's descriptors
  * (gemm_tile_wgmma_read). */
-void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int bn, int a_rows, int stage,
+void gemm_tile_model_wgmma_ktile(enum gemm_tile_variant variant, int64_t m, int bn, int stage,
                                  const struct bf_bank_rules *rules,
                                  struct bf_site sites[GEMM_TILE_WGMMA_SITES]);
 

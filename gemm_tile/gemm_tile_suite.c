@@ -108,8 +108,8 @@ enum { TYPE_F32, TYPE_F16 };
  * sides, a K tail), 501 x 4000 x 200 (the same with C one element in:
  * stored directly) and 1000 x 4200 x 264 (two tiles a block, the ring
  * wrapping from one to the next); 4000 x 3000 x 264 is 2000 x 3000 x 264
- * in its wide tile; 1 x 8449 x 72 is one tile row in two rounds of its
- * narrow tile (a last tile 1 column wide). The narrow tile splits K over
+ * in its wide tile; 1 x 8449 x 72 is one tile row, the middle tile alone
+ * (67 blocks, no cluster; the last tile 1 column wide). The narrow tile splits K over
  * clusters of 2 (gemm_tile_wgmma_split) at 129 x 200 x 8200 (parts of 64
  * and 65 K tiles, edges, a K tail), 1 x 300 x 2056 (M = 1, parts of 16
  * and 17 K tiles: the fewest that split) and 384 x 704 x 8192 (66
@@ -134,13 +134,14 @@ static const struct bf_size test_sizes[] = {
  * does not); 3000 x 2600 x 16 does the same in the wgmma kernel's wide
  * tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72
  * the wgmma kernel's middle one with C stored directly; 65 x 200 x 8200
- * its narrow tile's K split over clusters of 2 (checked against the CPU's
+ * its narrow tile's K split over clusters of 2, and 7 x 8500 x 2056 its
+ * middle tile alone at one tile row (both checked against the CPU's
  * reference: cuBLAS's split-K kernels, which a larger size calls, carry
  * races and uninitialized reads of their own under the sanitizers). */
 static const struct bf_size quick_sizes[] = {
     {3, {1, 1, 8}},       {3, {40, 40, 40}},     {3, {127, 131, 64}},   {3, {257, 509, 200}},
     {3, {300, 600, 128}}, {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
-    {3, {501, 2200, 72}}, {3, {3000, 2600, 16}}, {3, {65, 200, 8200}},
+    {3, {501, 2200, 72}}, {3, {3000, 2600, 16}}, {3, {65, 200, 8200}},  {3, {7, 8500, 2056}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
@@ -154,10 +155,12 @@ static const struct bf_size bench_sizes[] = {
  * zero-fill most of a tile's rows cost other than the model says
  * (docs/notes/gemm_tile/hardware-counters.md, "One tile row of A").
  * 512 x 512 x 8192 splits the Hopper narrow tile's K in 2 (the partials'
- * pushes and reads). */
+ * pushes and reads); 128 x 11008 x 1024 runs its middle tile alone (one
+ * tile row: its whole B tile a block, no multicast). */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}}, {3, {1000, 1000, 1000}},
                                           {3, {512, 4096, 1024}},  {3, {2048, 2048, 512}},
-                                          {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}}};
+                                          {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}},
+                                          {3, {128, 11008, 1024}}};
 
 /* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024), and a
  * transformer layer's linear layers, y = x W^T with W stored N x K

@@ -103,16 +103,14 @@ struct work {
  * one TMA box a slab of this block's rows of A and of B, each written into
  * every block that shares the tile (its row of the cluster for A, its
  * column for B). */
-template <int V, int BN>
+template <int V, int BN, int CM, int CN>
 static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                uint32_t smem, barriers bars, const work &w)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     const int slabs = gemm_tile_wgmma_slabs(variant), per_slab = 8 / slabs;
-    constexpr int CM = GEMM_TILE_WGMMA_CM_OF(BN), CN = GEMM_TILE_WGMMA_CN_OF(BN);
     /* this block's share of A and of B, and the blocks that take them */
-    const int a_row0 = gemm_tile_wgmma_a_box_rows(BN) * w.rn,
-              b_row0 = gemm_tile_wgmma_b_box_rows(BN) * w.rm;
+    const int a_row0 = GEMM_TILE_WGMMA_BM / CN * w.rn, b_row0 = BN / CM * w.rm;
     const uint16_t a_peers = (uint16_t)gemm_tile_wgmma_a_peers(CM, CN, w.rm),
                    b_peers = (uint16_t)gemm_tile_wgmma_b_peers(CM, w.rn);
     ring r = {0, 0};
@@ -167,7 +165,7 @@ template <int CLUSTER> static __device__ __forceinline__ void release(barriers b
 /* acc = rows row0 .. + 63 of A's tile times B's, K tile by K tile: wait for
  * a full stage, issue its 4 wgmma, and free the stage before it once the
  * wgmma that read it are done (one batch left in flight). */
-template <int V, int BN>
+template <int V, int BN, int CLUSTER>
 static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t smem, barriers bars,
                                                 ring &r, int ktiles, int row0, int lane)
 {
@@ -184,7 +182,7 @@ static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t s
         if (kt > 0) { /* the previous K tile's wgmma are done: its stage is free */
             wgmma_wait<1>();
             if (lane == 0)
-                release<GEMM_TILE_WGMMA_CLUSTER_OF(BN)>(bars, prev);
+                release<CLUSTER>(bars, prev);
         }
         prev = r.stage;
         ring_next<BN>(r);
@@ -195,7 +193,7 @@ static __device__ __forceinline__ void multiply(float (&acc)[BN / 2], uint32_t s
         wgmma_fence_operand(acc[i]);
     GEMM_TILE_WGMMA_MARK(4);
     if (lane == 0)
-        release<GEMM_TILE_WGMMA_CLUSTER_OF(BN)>(bars, prev);
+        release<CLUSTER>(bars, prev);
 }
 
 static __device__ __forceinline__ uint32_t pack_pair(float v0, float v1)
@@ -346,13 +344,12 @@ static __device__ __forceinline__ void store_split(const float (&acc)[BN / 2], O
 
 /* A consumer warpgroup (0 or 1): rows 64 consumer .. + 63 of each of the
  * block's tiles, multiplied and stored. */
-template <int V, int BN, typename Out, bool staged, int SPLIT>
+template <int V, int BN, int CM, int CN, typename Out, bool staged, int SPLIT>
 static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c, int64_t m,
                                                int64_t n, int pairs, uint32_t smem, barriers bars,
                                                const work &w, int consumer)
 {
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN);
-    constexpr int CM = GEMM_TILE_WGMMA_CM_OF(BN), CN = GEMM_TILE_WGMMA_CN_OF(BN);
+    constexpr int CLUSTER = CM * CN;
     const int thread = (int)threadIdx.x % 128;
     float acc[BN / 2];
 #pragma unroll
@@ -363,7 +360,8 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
     for (int64_t t = w.cluster; t < w.cluster_tiles; t += w.clusters) {
         int64_t tile_m, tile_n;
         gemm_tile_wgmma_tile(t, w.rm, w.rn, CM, CN, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
-        multiply<V, BN>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer, thread % 32);
+        multiply<V, BN, CLUSTER>(acc, smem, bars, r, w.ktiles, GEMM_TILE_WGMMA_M * consumer,
+                                 thread % 32);
         if (CLUSTER > 1 && t + w.clusters >= w.cluster_tiles)
             cluster_arrive(); /* the last stage freed: the others may end once C is out */
         const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
@@ -387,16 +385,17 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
     GEMM_TILE_WGMMA_MARK(6);
 }
 
-/* map_c: C as TMA stores it (used where `staged`). SPLIT: blocks a tile's
- * K is split over (the narrow tile's clusters: gemm_tile_wgmma_split). */
-template <int V, int BN, typename Out, bool staged, int SPLIT>
+/* CM x CN: the cluster's shape (gemm_tile_wgmma_cm). map_c: C as TMA
+ * stores it (used where `staged`). SPLIT: blocks a tile's K is split over
+ * (the narrow tile's clusters: gemm_tile_wgmma_split). */
+template <int V, int BN, int CM, int CN, typename Out, bool staged, int SPLIT>
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     gemm_tile_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
                            int64_t k, int pairs)
 {
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN), LAUNCH = CLUSTER * SPLIT;
+    constexpr int CLUSTER = CM * CN, LAUNCH = CLUSTER * SPLIT;
     static_assert(SPLIT == 1 || (SPLIT == 2 && CLUSTER == 1),
                   "split K: clusters of 2 of the tiles that run alone");
     GEMM_TILE_WGMMA_MARK(0);
@@ -431,14 +430,13 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     work w;
     w.tiles_m = gemm_tile_wgmma_tiles_m(m);
     w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
-    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, GEMM_TILE_WGMMA_CM_OF(BN),
-                                                    GEMM_TILE_WGMMA_CN_OF(BN));
-    w.a_bytes = 128u * (uint32_t)gemm_tile_wgmma_a_load_rows(m, BN) * GEMM_TILE_WGMMA_CN_OF(BN);
+    w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, CM, CN);
+    w.a_bytes = 128u * (uint32_t)gemm_tile_wgmma_a_rows_of(m, CN) * CN;
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
     w.part = SPLIT == 1 ? 0 : (int)cluster_rank();
     gemm_tile_wgmma_split_ktiles(gemm_tile_wgmma_tiles_k(k), SPLIT, w.part, &w.kfirst, &w.ktiles);
-    w.rm = GEMM_TILE_WGMMA_CM_OF(BN) == 1 ? 0 : w.rank % GEMM_TILE_WGMMA_CM_OF(BN);
-    w.rn = GEMM_TILE_WGMMA_CN_OF(BN) == 1 ? 0 : w.rank / GEMM_TILE_WGMMA_CM_OF(BN);
+    w.rm = CM == 1 ? 0 : w.rank % CM;
+    w.rn = CN == 1 ? 0 : w.rank / CM;
     w.cluster = (int)blockIdx.x / LAUNCH;
     w.clusters = (int)gridDim.x / LAUNCH;
     const int warpgroup = (int)threadIdx.x / 128;
@@ -448,14 +446,15 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
             cluster_wait();
         GEMM_TILE_WGMMA_MARK(1);
         if (threadIdx.x == 0)
-            produce<V, BN>(&map_a, &map_b, smem, bars, w);
+            produce<V, BN, CM, CN>(&map_a, &map_b, smem, bars, w);
         if constexpr (LAUNCH > 1)
             cluster_arrive(); /* its last copy into the other blocks issued */
     } else {
         setmaxnreg_inc<CONSUMER_REGS>();
         if constexpr (LAUNCH > 1)
             cluster_wait();
-        consume<V, BN, Out, staged, SPLIT>(&map_c, c, m, n, pairs, smem, bars, w, warpgroup - 1);
+        consume<V, BN, CM, CN, Out, staged, SPLIT>(&map_c, c, m, n, pairs, smem, bars, w,
+                                                   warpgroup - 1);
     }
     /* No block leaves while another of its cluster may still arrive on its
      * barriers or read its partials: every thread arrived after its last
@@ -570,21 +569,20 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
     return cudaSuccess;
 }
 
-template <int V, int BN, typename Out, bool staged, int SPLIT>
+template <int V, int BN, int CM, int CN, typename Out, bool staged, int SPLIT>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
                                   int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     CUtensorMap map_a, map_b, map_c;
     memset(&map_c, 0, sizeof map_c); /* unused unless staged */
-    cudaError_t err =
-        make_operand_map(&map_a, variant, a, m, k, gemm_tile_wgmma_a_load_rows(m, BN));
+    cudaError_t err = make_operand_map(&map_a, variant, a, m, k, gemm_tile_wgmma_a_rows_of(m, CN));
     if (err == cudaSuccess)
-        err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_box_rows(BN));
+        err = make_operand_map(&map_b, variant, b, n, k, BN / CM);
     if (err == cudaSuccess && staged)
         err = make_c_map(&map_c, c, m, n);
-    constexpr int CLUSTER = GEMM_TILE_WGMMA_CLUSTER_OF(BN) * SPLIT;
-    const auto kernel = gemm_tile_wgmma_kernel<V, BN, Out, staged, SPLIT>;
+    constexpr int CLUSTER = CM * CN * SPLIT;
+    const auto kernel = gemm_tile_wgmma_kernel<V, BN, CM, CN, Out, staged, SPLIT>;
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)GEMM_TILE_WGMMA_SMEM_BYTES);
@@ -593,9 +591,8 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         err = resident_clusters<CLUSTER>(kernel, device, sms, &clusters);
     if (err != cudaSuccess)
         return err;
-    const int64_t tiles =
-        gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, BN),
-                                      GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN));
+    const int64_t tiles = gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
+                                                        gemm_tile_wgmma_tiles_n(n, BN), CM, CN);
     launch_config l;
     configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
@@ -622,17 +619,31 @@ static cudaError_t hopper_here(int *device, int *sms)
 
 /* C through TMA where it can and the tile takes it (gemm_tile_wgmma_staged),
  * else directly; the narrow tile's K split where gemm_tile_wgmma_split says. */
+template <int V, int BN, int CM, int CN, typename Out>
+static cudaError_t launch_cluster(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
+                                  int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
+{
+    if constexpr (BN == GEMM_TILE_WGMMA_BN_NARROW) {
+        if (gemm_tile_wgmma_split(m, n, k, sms) == 2)
+            return launch_variant<V, BN, CM, CN, Out, false, 2>(c, a, b, m, n, k, device, sms,
+                                                                stream);
+    }
+    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
+        return launch_variant<V, BN, CM, CN, Out, true, 1>(c, a, b, m, n, k, device, sms, stream);
+    return launch_variant<V, BN, CM, CN, Out, false, 1>(c, a, b, m, n, k, device, sms, stream);
+}
+
+/* The tile's cluster, or none where it runs alone (gemm_tile_wgmma_alone). */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                int64_t k, int device, int sms, cudaStream_t stream)
 {
-    if constexpr (BN == GEMM_TILE_WGMMA_BN_NARROW) {
-        if (gemm_tile_wgmma_split(m, n, k, sms) == 2)
-            return launch_variant<V, BN, Out, false, 2>(c, a, b, m, n, k, device, sms, stream);
+    if constexpr (BN == GEMM_TILE_WGMMA_BN_MID && GEMM_TILE_WGMMA_CLUSTER_OF(BN) > 1) {
+        if (gemm_tile_wgmma_alone(m, BN))
+            return launch_cluster<V, BN, 1, 1>(c, a, b, m, n, k, device, sms, stream);
     }
-    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
-        return launch_variant<V, BN, Out, true, 1>(c, a, b, m, n, k, device, sms, stream);
-    return launch_variant<V, BN, Out, false, 1>(c, a, b, m, n, k, device, sms, stream);
+    return launch_cluster<V, BN, GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN)>(
+        c, a, b, m, n, k, device, sms, stream);
 }
 
 template <int V, typename Out>

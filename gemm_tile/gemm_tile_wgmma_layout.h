@@ -60,9 +60,9 @@
  * probes/clusters.sh to measure. The middle tile runs in clusters of 2 x
  * 1 too: where the rule takes it (every SM busy, long K) L2 bounds it
  * alone, and sharing B cut 512 x 4096 x 11008 from 97.6 to 75.6 us (1 x 2:
- * 88.1); one tile row (M <= 128) would leave a cluster's second block
- * idle, and the rule then takes the narrow tile (probes/widths.sh). A
- * probe sets any of the six with -D (1 or 2 each). */
+ * 88.1); at one tile row (M <= 128), where a cluster's second block
+ * would have no tile, it runs alone (gemm_tile_wgmma_alone). A probe sets
+ * any of the six with -D (1 or 2 each). */
 #ifndef GEMM_TILE_WGMMA_WIDE_CM
 #define GEMM_TILE_WGMMA_WIDE_CM 2
 #endif
@@ -92,22 +92,29 @@
                                       : GEMM_TILE_WGMMA_NARROW_CN)
 #define GEMM_TILE_WGMMA_CLUSTER_OF(bn) (GEMM_TILE_WGMMA_CM_OF(bn) * GEMM_TILE_WGMMA_CN_OF(bn))
 #define GEMM_TILE_WGMMA_MAX_CLUSTER    4 /* 2 x 2 */
-static BF_HD int gemm_tile_wgmma_cm(int bn)
+/* The middle tile at one tile row (M <= 128) runs alone: there its
+ * clusters of two tile rows would leave every second block without a
+ * tile, and a round of it alone does the work of two narrow rounds (128 x
+ * 11008: 86 tiles, one round; docs/notes/gemm_tile/middle-tile.md). */
+#ifndef GEMM_TILE_WGMMA_MID_ALONE
+#define GEMM_TILE_WGMMA_MID_ALONE 1 /* 0: clusters of 2 x 1 there too (a probe's before) */
+#endif
+static BF_HD int gemm_tile_wgmma_alone(int64_t m, int bn)
 {
-    return GEMM_TILE_WGMMA_CM_OF(bn);
+    return GEMM_TILE_WGMMA_MID_ALONE && bn == GEMM_TILE_WGMMA_BN_MID && m <= GEMM_TILE_WGMMA_BM;
 }
-static BF_HD int gemm_tile_wgmma_cn(int bn)
+/* The cluster's shape for an m-row C in tiles `bn` wide. */
+static BF_HD int gemm_tile_wgmma_cm(int64_t m, int bn)
 {
-    return GEMM_TILE_WGMMA_CN_OF(bn);
+    return gemm_tile_wgmma_alone(m, bn) ? 1 : GEMM_TILE_WGMMA_CM_OF(bn);
 }
-static BF_HD int gemm_tile_wgmma_cluster(int bn)
+static BF_HD int gemm_tile_wgmma_cn(int64_t m, int bn)
 {
-    return GEMM_TILE_WGMMA_CLUSTER_OF(bn);
+    return gemm_tile_wgmma_alone(m, bn) ? 1 : GEMM_TILE_WGMMA_CN_OF(bn);
 }
-/* Rows of A and of B a block loads for its cluster, in a tile `bn` wide. */
-static BF_HD int gemm_tile_wgmma_a_box_rows(int bn)
+static BF_HD int gemm_tile_wgmma_cluster(int64_t m, int bn)
 {
-    return GEMM_TILE_WGMMA_BM / gemm_tile_wgmma_cn(bn);
+    return gemm_tile_wgmma_cm(m, bn) * gemm_tile_wgmma_cn(m, bn);
 }
 /* Rows of A a block's box loads in a cluster of cn tiles side by side: its
  * share of the tile or, where A has fewer rows than that (one tile row,
@@ -125,14 +132,14 @@ static BF_HD int gemm_tile_wgmma_a_rows_of(int64_t m, int cn)
     const int rows = GEMM_TILE_WGMMA_BM / cn;
     return GEMM_TILE_WGMMA_SHORT_A_BOX && cn == 1 && m < rows ? (int)((m + 7) / 8 * 8) : rows;
 }
-/* ... in the cluster of a tile `bn` wide. */
+/* ... in the cluster of a tile `bn` wide; rows of B a block loads for its cluster. */
 static BF_HD int gemm_tile_wgmma_a_load_rows(int64_t m, int bn)
 {
-    return gemm_tile_wgmma_a_rows_of(m, gemm_tile_wgmma_cn(bn));
+    return gemm_tile_wgmma_a_rows_of(m, gemm_tile_wgmma_cn(m, bn));
 }
-static BF_HD int gemm_tile_wgmma_b_box_rows(int bn)
+static BF_HD int gemm_tile_wgmma_b_box_rows(int64_t m, int bn)
 {
-    return bn / gemm_tile_wgmma_cm(bn);
+    return bn / gemm_tile_wgmma_cm(m, bn);
 }
 /* Block `rank` of a CM x CN cluster sits at row rm = rank % CM, column rn
  * = rank / CM. The blocks that share its A tile (its row), and its B tile
@@ -360,11 +367,11 @@ static BF_HD int64_t gemm_tile_wgmma_cluster_tiles(int64_t tiles_m, int64_t tile
  * cluster tile at a time) that an m x n C takes in tiles `bn` wide. */
 static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sms)
 {
-    const int cluster = gemm_tile_wgmma_cluster(bn);
+    const int cluster = gemm_tile_wgmma_cluster(m, bn);
     const int64_t clusters = sms / cluster > 0 ? sms / cluster : 1,
                   tiles = gemm_tile_wgmma_cluster_tiles(
                       gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),
-                      gemm_tile_wgmma_cm(bn), gemm_tile_wgmma_cn(bn));
+                      gemm_tile_wgmma_cm(m, bn), gemm_tile_wgmma_cn(m, bn));
     return (tiles + clusters - 1) / clusters;
 }
 /* What a tile costs an SM, for the same K, in tenths of a wide tile's time:
@@ -383,9 +390,10 @@ static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sm
  * round, 6) or 256 narrow ones (two rounds, 10). The wide tile keeps what
  * has several rounds (it costs 10 a round, the middle one 12 for the
  * same work); the narrow one what has few tiles (1024^3: 128 narrow tiles,
- * one round, 5 against the middle tile's 6) and one tile row, where the
- * others' clusters of two tile rows leave half their blocks idle (128 x
- * 11008: two narrow rounds tie one wide, and were 3% faster). The launcher
+ * one round, 5 against the middle tile's 6). At one tile row the middle
+ * tile runs alone, sms tiles a round: 128 x 11008 is one round of 86
+ * (6) against two narrow rounds (10), and took 29.3-30.2 us against
+ * the narrow tile's 34.4-39.4 with its K split (H200). The launcher
  * and the bank model both ask this; a probe fixes the width with -D
  * GEMM_TILE_WGMMA_FORCE_BN. */
 static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)

@@ -763,7 +763,8 @@ static void test_wgmma_layouts(void)
 
 /* The tile width the launcher picks: the least rounds x cost (wide 10,
  * middle 6, narrow 5), the narrower on a tie; the wide and middle tiles'
- * rounds count clusters of 2 tile rows on sms / 2 clusters. On 132 SMs:
+ * rounds count clusters of 2 tile rows on sms / 2 clusters, but at one
+ * tile row the middle tile runs alone (sms blocks). On 132 SMs:
  * the sweep's shapes, and each edge where the choice turns, one column
  * either side. */
 static void test_wgmma_rule(void)
@@ -781,17 +782,22 @@ static void test_wgmma_rule(void)
         {1, 1, 132, 64},
         /* a transformer layer: M tokens by N */
         {128, 4096, 132, 64},
-        {128, 11008, 132, 64},
-        {128, 14336, 132, 64},
+        {128, 11008, 132, 128},
+        {128, 14336, 132, 128},
         {512, 4096, 132, 128},
         {512, 11008, 132, 128},
         {512, 14336, 132, 256},
         {1000, 4096, 132, 256},
         {1000, 11008, 132, 256},
         {4096, 4096, 132, 256},
-        /* one tile row: narrow (its rounds at most tie the wide tile's) */
-        {1, 132 * 64 + 1, 132, 64},
-        {128, 40000, 132, 64},
+        /* one tile row: 132 narrow tiles (one round, 5), then 133 (two,
+         * 10) against 67 middle ones alone (one, 6); 264 middle tiles (two,
+         * 12), then 265 (three, 18) against 133 wide cluster tiles (three,
+         * 30) and 529 narrow (five, 25) */
+        {1, 132 * 64, 132, 64},
+        {1, 132 * 64 + 1, 132, 128},
+        {128, 264 * 128, 132, 128},
+        {128, 264 * 128 + 1, 132, 128},
         /* two tile rows: 132 narrow tiles, one round; then 134 (two, 10)
          * against 34 middle cluster tiles (one, 6); 66 of those, then 67
          * (two, 12) against 34 wide (one, 10) */
@@ -838,12 +844,21 @@ static void test_wgmma_rule(void)
                    "%lld x %lld on 132 SMs: the mma.sync kernel's wide tile too",
                    (long long)picks[i].m, (long long)picks[i].n);
     }
-    /* rounds: the wide and middle tiles' clusters of 2 tile rows, the narrow one alone */
+    /* rounds: the wide and middle tiles' clusters of 2 tile rows, the narrow
+     * one alone, and the middle one alone at one tile row */
     EXPECT(gemm_tile_wgmma_rounds(1000, 14336, GEMM_TILE_WGMMA_BN, 132) == 4 &&
                gemm_tile_wgmma_rounds(1000, 14336, GEMM_TILE_WGMMA_BN_MID, 132) == 7 &&
                gemm_tile_wgmma_rounds(1000, 14336, GEMM_TILE_WGMMA_BN_NARROW, 132) == 14 &&
-               gemm_tile_wgmma_rounds(128, 4096, GEMM_TILE_WGMMA_BN, 1) == 16,
+               gemm_tile_wgmma_rounds(128, 4096, GEMM_TILE_WGMMA_BN, 1) == 16 &&
+               gemm_tile_wgmma_rounds(128, 14336, GEMM_TILE_WGMMA_BN_MID, 132) == 1 &&
+               gemm_tile_wgmma_rounds(129, 14336, GEMM_TILE_WGMMA_BN_MID, 132) == 2,
            "rounds at 1000 x 14336 on 132 SMs, and of a GPU of fewer SMs than a cluster");
+    EXPECT(gemm_tile_wgmma_cluster(128, GEMM_TILE_WGMMA_BN_MID) == 1 &&
+               gemm_tile_wgmma_cluster(129, GEMM_TILE_WGMMA_BN_MID) == 2 &&
+               gemm_tile_wgmma_cluster(1, GEMM_TILE_WGMMA_BN) == 2 &&
+               gemm_tile_wgmma_b_box_rows(128, GEMM_TILE_WGMMA_BN_MID) == 128 &&
+               gemm_tile_wgmma_b_box_rows(129, GEMM_TILE_WGMMA_BN_MID) == 64,
+           "the middle tile alone at one tile row, its whole B tile a block");
 }
 
 /* The descriptors the kernel builds find, for every row and both chunks of
@@ -916,7 +931,7 @@ static void test_wgmma_model(void)
                 const int bn = bns[g];
                 EXPECT_EQ(gemm_tile_wgmma_bn(m, n, rules[g]->sms), bn, "the tile picked");
                 const int nsites = gemm_tile_model_launch(var, m, n, k, out, rules[g], s);
-                const int cm = gemm_tile_wgmma_cm(bn), cn = gemm_tile_wgmma_cn(bn);
+                const int cm = gemm_tile_wgmma_cm(m, bn), cn = gemm_tile_wgmma_cn(m, bn);
                 const uint64_t tiles = (uint64_t)((3 + cm - 1) / cm * cm) *
                                        (uint64_t)(((n + bn - 1) / bn + cn - 1) / cn * cn),
                                ktiles = tiles * 4, slabs = (uint64_t)gemm_tile_wgmma_slabs(var),
@@ -1076,9 +1091,8 @@ static void test_wgmma_a_rows(void)
         {1, GEMM_TILE_WGMMA_BN_MID, 8},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
-        const int bn = cases[i].bn, want = gemm_tile_wgmma_cn(bn) == 1
-                                               ? cases[i].rows
-                                               : gemm_tile_wgmma_a_box_rows(bn);
+        const int bn = cases[i].bn, cn = gemm_tile_wgmma_cn(cases[i].m, bn),
+                  want = cn == 1 ? cases[i].rows : GEMM_TILE_WGMMA_BM / cn;
         EXPECT_EQ(gemm_tile_wgmma_a_load_rows(cases[i].m, bn), want, "A box rows");
     }
     struct bf_site s[BF_MAX_SITES];
