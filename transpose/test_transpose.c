@@ -490,15 +490,14 @@ static void test_lines_emulated(void)
                                         continue;
                                     const unsigned sb =
                                         transpose_lines_phase_bytes(elem, rows, out_at, o, tr);
-                                    const unsigned cs = sb / (unsigned)elem / (unsigned)k,
-                                                   bs = sb / (unsigned)elem % (unsigned)k;
+                                    const unsigned cs = sb / (unsigned)elem / (unsigned)k;
                                     for (int lane = 0; lane < 32; ++lane) {
                                         const int w = lane - TRANSPOSE_LINES_ABOVE + (int)cs;
                                         if (w < 0 || w >= TRANSPOSE_LINES_OWN)
                                             continue;
                                         const uint32_t word = transpose_lines_word(
-                                            elem, cell[lane > 0 ? lane - 1 : 0][m][e],
-                                            cell[lane][m][e], bs);
+                                            cell[lane > 0 ? lane - 1 : 0][m][e], cell[lane][m][e],
+                                            sb);
                                         const int64_t first =
                                             tr * transpose_lines_rows(elem) - sb / elem + k * w;
                                         em.outside |= !edge && (first < 0 || first + k >= rows);

@@ -367,22 +367,24 @@ static __device__ __forceinline__ void
 lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t rows, int64_t cols,
            int64_t tile_row, int64_t tile_col)
 {
-    /* A row's phase and line need only the low bits of where it starts:
-     * tile row t starts first + t row_step bytes into `in`, mod 2^32. */
-    const unsigned in_at = (unsigned)((uintptr_t)in % 128),
-                   first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
-                   row_step = (unsigned)(cols * E);
-    for (int n = 0; n < TRANSPOSE_LINES_COPIES; ++n) {
+    const unsigned in_at = (unsigned)((uintptr_t)in % 128);
+#pragma unroll
+    for (int r = 0; r < TRANSPOSE_LINES_COPIES / 3; ++r) { /* the thread's tile rows */
         int t, s;
-        if (!transpose_lines_copy(E, threadIdx.x, n, &t, &s))
+        if (!transpose_lines_copy(E, threadIdx.x, 3 * r, &t, &s))
             break; /* whole warps */
-        int64_t from;
-        const bool inside =
-            transpose_lines_copy_inside(E, rows, cols, tile_row, tile_col, t, s, in_at, &from);
-        const int bytes = !Edge || inside ? 16 : 0;
-        const unsigned g = transpose_lines_first_chunk(in_at, first + (unsigned)t * row_step);
-        copy_chunk(tile + transpose_lines_offset(E, t, s - (int)g, g), bytes != 0 ? in + from : in,
-                   bytes);
+        /* where the row lies in `in` and in the tile, once for its three lines */
+        const int64_t row_byte = transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
+        const unsigned g = transpose_lines_first_chunk(in_at, row_byte);
+#pragma unroll
+        for (int line = 0; line < 3; ++line) {
+            transpose_lines_copy(E, threadIdx.x, 3 * r + line, &t, &s);
+            int64_t from = transpose_lines_from(in_at, row_byte, s);
+            const bool inside = !Edge || transpose_lines_copy_inside(E, rows, cols, tile_row,
+                                                                     tile_col, t, s, in_at, &from);
+            copy_chunk(tile + transpose_lines_offset(E, t, s - (int)g, g), inside ? in + from : in,
+                       inside ? 16 : 0);
+        }
     }
 }
 
@@ -439,7 +441,9 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
 
     /* Output row o of the chunk column: element (o, the tile's first own row)
      * sb bytes past a sector; word w of its segment (from sb bytes before)
-     * holds rows from K (w - cs) - bs on, sb = E (K cs + bs). */
+     * holds rows from K (w - cs) - bs on, sb = E (K cs + bs). A cell row is
+     * a word (E K = 4), so the lane's word lies sb % 4 bytes before `at`. */
+    static_assert(E * K == 4, "a cell row is a word");
     const int64_t rows_bytes = rows * E;
     const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
     unsigned char *at = out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E +
@@ -453,11 +457,12 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
         for (int e = 0; e < K; ++e) {
             if (Edge && o0 + K * m + e >= cols)
                 return; /* the whole warp */
-            const unsigned cs = sb / E / K, bs = sb / E % K;
+            const unsigned cs = sb / 4;
             const uint32_t word =
-                transpose_lines_word(E, __shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], bs);
+                transpose_lines_word(__shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], sb);
             const unsigned w = (unsigned)(lane - TRANSPOSE_LINES_ABOVE + (int)cs);
-            unsigned char *to = at + (4 * (int)cs - (int)sb); /* 4 w - sb past the element */
+            /* 4 w - sb bytes past the element */
+            unsigned char *to = at - sb % 4;
             if (!Edge) { /* a predicated store, no branch around it */
                 asm volatile("{\n.reg .pred p;\nsetp.lt.u32 p, %2, %3;\n@p st.global.b32 [%0], "
                              "%1;\n}\n" ::"l"(to),

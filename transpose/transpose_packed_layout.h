@@ -245,14 +245,15 @@ static BF_HD uint32_t transpose_lines_offset(int elem_bytes, int t, int c, unsig
 }
 
 /* Copy n of thread `thread`: tile row *t, chunk *s of its three lines (the
- * row's chunk s - g); 32 k rows of 24, 6 copies a thread for bytes, 3 for
- * halves (false past them: whole warps). */
+ * row's chunk s - g). Eight lanes copy a line: a warp's copy n is line n %
+ * 3 of 4 tile rows, thread / 8 + 64 (n / 3), so that a thread's copies
+ * take two rows (bytes: 32 k = 128 rows, 6 copies; halves 64, 3) and each
+ * row's place in `in` is worked out once (false past them: whole warps). */
 static BF_HD bool transpose_lines_copy(int elem_bytes, int thread, int n, int *t, int *s)
 {
-    const int id = thread + TRANSPOSE_CELLS_THREADS * n;
-    *t = id / TRANSPOSE_LINES_ROW;
-    *s = id % TRANSPOSE_LINES_ROW;
-    return id < 32 * transpose_pack(TRANSPOSE_PACKED, elem_bytes) * TRANSPOSE_LINES_ROW;
+    *t = thread / 8 + TRANSPOSE_CELLS_THREADS / 8 * (n / 3);
+    *s = 8 * (n % 3) + thread % 8;
+    return *t < 32 * transpose_pack(TRANSPOSE_PACKED, elem_bytes);
 }
 #define TRANSPOSE_LINES_COPIES 6 /* the most copies a thread makes (bytes) */
 
@@ -264,6 +265,13 @@ static BF_HD int64_t transpose_lines_row_byte(int elem_bytes, int64_t cols, int6
     const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     const int64_t row = tile_row * transpose_lines_rows(elem_bytes) - TRANSPOSE_LINES_ABOVE * k + t;
     return row * cols * elem_bytes + tile_col * 16 * TRANSPOSE_CELLS_CHUNKS;
+}
+/* Where chunk s of the three lines of a tile row starting at row_byte
+ * (transpose_lines_row_byte) lies in `in`, in bytes (in_at: `in`'s place
+ * in its line). */
+static BF_HD int64_t transpose_lines_from(unsigned in_at, int64_t row_byte, int s)
+{
+    return row_byte - (int64_t)((in_at + (unsigned)row_byte) % 128) + 16 * s;
 }
 /* Whether chunk s of tile row t's three lines copies its 16 bytes, from
  * *from (bytes into `in`; else it reads nothing and writes zeros): its row
@@ -278,8 +286,8 @@ static BF_HD bool transpose_lines_copy_inside(int elem_bytes, int64_t rows, int6
 {
     const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     const int64_t row = tile_row * transpose_lines_rows(elem_bytes) - TRANSPOSE_LINES_ABOVE * k + t;
-    const int64_t start = transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t);
-    *from = start - (int64_t)((in_at + (unsigned)start) % 128) + 16 * s;
+    *from = transpose_lines_from(
+        in_at, transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t), s);
     return row >= 0 && row < rows && *from >= 0 && *from + 16 <= rows * cols * elem_bytes;
 }
 
@@ -294,16 +302,16 @@ static BF_HD unsigned transpose_lines_phase_bytes(int elem_bytes, int64_t rows, 
     return (unsigned)((out_at + (uint64_t)(element * elem_bytes)) % TRANSPOSE_SECTOR);
 }
 
-/* The output word a lane writes: the last bs elements of the cell row
- * before (`prev`) and the first k - bs of its own, bs its row's phase in
- * elements mod k; what a funnel shift gives. */
-static BF_HD uint32_t transpose_lines_word(int elem_bytes, uint32_t prev, uint32_t cell,
-                                           unsigned bs)
+/* The output word a lane writes: the last elements of the cell row before
+ * (`prev`) and the first of its own, as many of prev's as the row's phase
+ * sb (bytes past a sector, whole elements) is past a word: a funnel shift
+ * by 8 sb mod 32 bits, which shf's wrap mode takes as it is. */
+static BF_HD uint32_t transpose_lines_word(uint32_t prev, uint32_t cell, unsigned sb)
 {
-    const unsigned b = 8u * (unsigned)elem_bytes * bs; /* bits from prev */
 #ifdef __CUDA_ARCH__
-    return __funnelshift_rc(prev, cell, 32 - b); /* one shf; 32 (b = 0): cell */
+    return __funnelshift_l(prev, cell, 8 * sb); /* one shf: the shift mod 32 */
 #else
+    const unsigned b = 8 * sb % 32; /* bits from prev */
     return b == 0 ? cell : (uint32_t)(prev >> (32 - b)) | (uint32_t)(cell << b);
 #endif
 }
