@@ -280,7 +280,8 @@ static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k,
  * tile, a grid of one narrow cluster, and more tiles than SMs; and K split
  * over clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split):
  * a last tile 8 wide, an odd N with C one element into its allocation (its
- * stores one by one), and one tile row of 133 narrow tiles. */
+ * stores one by one); and one tile row of 67 middle tiles, which run alone
+ * (no cluster: gemm_tile_wgmma_alone). */
 static void gemms(void)
 {
     static const int64_t shapes[][4] = {
