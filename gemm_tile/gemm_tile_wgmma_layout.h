@@ -132,11 +132,12 @@ static BF_HD int gemm_tile_wgmma_a_rows_of(int64_t m, int cn)
     const int rows = GEMM_TILE_WGMMA_BM / cn;
     return GEMM_TILE_WGMMA_SHORT_A_BOX && cn == 1 && m < rows ? (int)((m + 7) / 8 * 8) : rows;
 }
-/* ... in the cluster of a tile `bn` wide; rows of B a block loads for its cluster. */
+/* ... in the cluster of a tile `bn` wide. */
 static BF_HD int gemm_tile_wgmma_a_load_rows(int64_t m, int bn)
 {
     return gemm_tile_wgmma_a_rows_of(m, gemm_tile_wgmma_cn(m, bn));
 }
+/* Rows of B a block's box loads: its share of the tile. */
 static BF_HD int gemm_tile_wgmma_b_box_rows(int64_t m, int bn)
 {
     return bn / gemm_tile_wgmma_cm(m, bn);
