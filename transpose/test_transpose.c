@@ -414,6 +414,49 @@ static void test_cells_emulated(void)
  * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
  * multiple of the tile's own (the edge test's boundary) and rows of under
  * 383 bytes (whose last tile column copies past `in` a tile row early). */
+/* The lines kernel's shortcuts, against the layout functions the copies
+ * and the model are written in: a row's other two lines 128 bytes on from
+ * its first, in `in` and in the tile; a lane's chunks found in two parts
+ * (transpose_lines_offset_lane, _row); and which lanes write a word
+ * (transpose_lines_writes: lane - 8 + sb / 4 among the segment's 24). */
+static void test_lines_shortcuts(void)
+{
+    for (int elem = 1; elem <= 2; ++elem) {
+        const int k = transpose_pack(TRANSPOSE_PACKED, elem);
+        bool lines = true, parts = true;
+        for (int t = 0; t < 32 * k; ++t)
+            for (unsigned g = 0; g < 8; ++g)
+                for (int s = 0; s < 8; ++s)
+                    for (int line = 1; line < 3; ++line)
+                        lines &= transpose_lines_offset(elem, t, s + 8 * line - (int)g, g) ==
+                                     transpose_lines_offset(elem, t, s - (int)g, g) + 128u * line &&
+                                 transpose_lines_from(48, 1000 + g, s + 8 * line) ==
+                                     transpose_lines_from(48, 1000 + g, s) + 128 * line;
+        for (int lane = 0; lane < 32; ++lane)
+            for (int i = 0; i < k; ++i)
+                for (unsigned in_row_byte = 0; in_row_byte < 256; ++in_row_byte)
+                    for (int c = 0; c <= TRANSPOSE_CELLS_CHUNKS; ++c)
+                        parts &=
+                            transpose_lines_offset_lane(elem, lane, c) +
+                                transpose_lines_offset_row(i, in_row_byte + 128u * 77, c) ==
+                            transpose_lines_offset(elem, k * lane + i, c,
+                                                   transpose_lines_first_chunk(0, in_row_byte));
+        EXPECT(lines, "%d-byte lines kernel: a row's lines 128 bytes apart in `in` and the tile",
+               elem);
+        EXPECT(parts, "%d-byte lines kernel: a lane's chunks in two parts", elem);
+    }
+    bool writes = true;
+    for (int lane = 0; lane < 32; ++lane)
+        for (unsigned sb = 0; sb < 32; ++sb)
+            for (unsigned sector = 0; sector < 3; ++sector) {
+                const int w = lane - TRANSPOSE_LINES_ABOVE + (int)(sb / 4);
+                const unsigned at = 32u * (sector + 1000) + sb + 4u * (unsigned)lane - 32u;
+                writes &= transpose_lines_writes_at(transpose_lines_writes(lane), at) ==
+                          (w >= 0 && w < TRANSPOSE_LINES_OWN);
+            }
+    EXPECT(writes, "lines kernel: the lanes that write a word, at every phase");
+}
+
 static void test_lines_emulated(void)
 {
     const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031},
@@ -463,11 +506,15 @@ static void test_lines_emulated(void)
                                     const int t = k * lane + i;
                                     const int64_t rb =
                                         transpose_lines_row_byte(elem, cols, tr, tc, t);
-                                    const unsigned g = transpose_lines_first_chunk(in_at, rb);
+                                    const unsigned in_rb = in_at + (unsigned)rb;
                                     unsigned char two[32];
-                                    memcpy(two, tile + transpose_lines_offset(elem, t, j, g), 16);
-                                    memcpy(two + 16,
-                                           tile + transpose_lines_offset(elem, t, j + 1, g), 16);
+                                    for (int half = 0; half < 2; ++half)
+                                        memcpy(
+                                            two + 16 * half,
+                                            tile +
+                                                transpose_lines_offset_lane(elem, lane, j + half) +
+                                                transpose_lines_offset_row(i, in_rb, j + half),
+                                            16);
                                     /* word e of cell m: element e of word m of the row's 16
                                      * bytes from its phase, rows in order */
                                     for (int m = 0; m < 4; ++m)
@@ -492,12 +539,23 @@ static void test_lines_emulated(void)
                                         transpose_lines_phase_bytes(elem, rows, out_at, o, tr);
                                     const unsigned cs = sb / (unsigned)elem / (unsigned)k;
                                     for (int lane = 0; lane < 32; ++lane) {
+                                        /* the kernel's `at`: its element's place in `out`
+                                         * (mod 2^32), the lane's word's 4 (lane - 8) on */
+                                        const unsigned at =
+                                            out_at +
+                                            (unsigned)((o * rows +
+                                                        tr * transpose_lines_rows(elem)) *
+                                                       elem) +
+                                            4u * (unsigned)(lane - TRANSPOSE_LINES_ABOVE);
                                         const int w = lane - TRANSPOSE_LINES_ABOVE + (int)cs;
-                                        if (w < 0 || w >= TRANSPOSE_LINES_OWN)
+                                        const bool writes = transpose_lines_writes_at(
+                                            transpose_lines_writes(lane), at);
+                                        em.outside |= writes != (w >= 0 && w < TRANSPOSE_LINES_OWN);
+                                        if (!writes)
                                             continue;
                                         const uint32_t word = transpose_lines_word(
                                             cell[lane > 0 ? lane - 1 : 0][m][e], cell[lane][m][e],
-                                            sb);
+                                            at);
                                         const int64_t first =
                                             tr * transpose_lines_rows(elem) - sb / elem + k * w;
                                         em.outside |= !edge && (first < 0 || first + k >= rows);
@@ -510,7 +568,8 @@ static void test_lines_emulated(void)
                                                 elem +
                                             4 * w;
                                         em.outside |= (word_at % 4 + 4) % 4 != 0 ||
-                                                      (w == 0 && (word_at % 32 + 32) % 32 != 0);
+                                                      (w == 0 && (word_at % 32 + 32) % 32 != 0) ||
+                                                      (unsigned)word_at != (at & ~3u);
                                         for (int n = 0; n < k; ++n) {
                                             if (first + n < 0 || first + n >= rows)
                                                 continue;
@@ -600,6 +659,7 @@ int main(void)
     test_interior_shortcut();
     test_layouts_are_permutations();
     test_cells_emulated();
+    test_lines_shortcuts();
     test_lines_emulated();
     test_reference();
     return unit_finish("transpose (cpu)");

@@ -97,10 +97,10 @@ static void model_lines_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
             for (int half = 0; half < 2; ++half) {
                 uint32_t addr[BF_WARP];
                 for (int lane = 0; lane < BF_WARP; ++lane) {
-                    const int t = k * lane + i;
-                    const unsigned g = transpose_lines_first_chunk(
-                        0, transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t));
-                    addr[lane] = transpose_lines_offset(elem_bytes, t, j + half, g);
+                    const unsigned row_byte = (unsigned)transpose_lines_row_byte(
+                        elem_bytes, cols, tile_row, tile_col, k * lane + i);
+                    addr[lane] = transpose_lines_offset_lane(elem_bytes, lane, j + half) +
+                                 transpose_lines_offset_row(i, row_byte, j + half);
                 }
                 bf_site_add(read, rules, addr, ~0u);
             }

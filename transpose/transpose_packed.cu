@@ -373,28 +373,34 @@ lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t ro
         int t, s;
         if (!transpose_lines_copy(E, threadIdx.x, 3 * r, &t, &s))
             break; /* whole warps */
-        /* where the row lies in `in` and in the tile, once for its three lines */
+        /* where the row's first line lies in `in` and in the tile; its others
+         * lie 128 bytes on in both (transpose_lines_copy) */
         const int64_t row_byte = transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
         const unsigned g = transpose_lines_first_chunk(in_at, row_byte);
+        const int64_t from = transpose_lines_from(in_at, row_byte, s);
+        unsigned char *to = tile + transpose_lines_offset(E, t, s - (int)g, g);
 #pragma unroll
         for (int line = 0; line < 3; ++line) {
-            transpose_lines_copy(E, threadIdx.x, 3 * r + line, &t, &s);
-            int64_t from = transpose_lines_from(in_at, row_byte, s);
-            const bool inside = !Edge || transpose_lines_copy_inside(E, rows, cols, tile_row,
-                                                                     tile_col, t, s, in_at, &from);
-            copy_chunk(tile + transpose_lines_offset(E, t, s - (int)g, g), inside ? in + from : in,
-                       inside ? 16 : 0);
+            int64_t from_line = from + 128 * line;
+            if (Edge)
+                transpose_lines_copy(E, threadIdx.x, 3 * r + line, &t, &s);
+            const bool inside =
+                !Edge || transpose_lines_copy_inside(E, rows, cols, tile_row, tile_col, t, s, in_at,
+                                                     &from_line);
+            copy_chunk(to + 128 * line, inside ? in + from_line : in, inside ? 16 : 0);
         }
     }
 }
 
-/* Where lines_copy put chunk c of tile row t (c from 0: the chunk with
- * the row's first byte; row_byte: where the row starts in `in`, mod 2^32). */
+/* Where lines_copy put chunk c of row i of lane `lane`'s cell row, that
+ * row starting in_row_byte bytes past a 128-byte line of `in`
+ * (transpose_lines_offset, in the terms the store phase has). */
 template <int E> struct lines_chunks {
-    unsigned in_at; /* `in`'s place in its 128-byte line */
-    __device__ __forceinline__ uint32_t operator()(int t, unsigned row_byte, int c) const
+    __device__ __forceinline__ uint32_t operator()(int lane, int i, unsigned in_row_byte,
+                                                   int c) const
     {
-        return transpose_lines_offset(E, t, c, transpose_lines_first_chunk(in_at, row_byte));
+        return transpose_lines_offset_lane(E, lane, c) +
+               transpose_lines_offset_row(i, in_row_byte, c);
     }
 };
 
@@ -407,85 +413,90 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
             Chunks chunks)
 {
     constexpr int K = transpose_pack(TRANSPOSE_PACKED, E);
-    const unsigned first = (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0),
-                   row_step = (unsigned)(cols * E);
     const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
     if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
         return;
+    /* the lane's first row's first byte, past its 128-byte line of `in` */
+    const unsigned row_step = (unsigned)(cols * E),
+                   first = (unsigned)((uintptr_t)in % 128) +
+                           (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0) +
+                           (unsigned)(K * lane) * row_step;
     uint32_t cell[4][K]; /* cell m, row i: the i-th of lane's rows, word m of its 16 bytes */
 #pragma unroll
     for (int i = 0; i < K; ++i) {
-        const int t = K * lane + i;
-        const unsigned row_byte = first + (unsigned)t * row_step, phase = row_byte & 15;
-        const uint4 a = *(const uint4 *)(tile + chunks(t, row_byte, j)),
-                    b = *(const uint4 *)(tile + chunks(t, row_byte, j + 1));
+        const unsigned row_byte = first + (unsigned)i * row_step; /* its phase: mod 16 */
+        const uint4 a = *(const uint4 *)(tile + chunks(lane, i, row_byte, j)),
+                    b = *(const uint4 *)(tile + chunks(lane, i, row_byte, j + 1));
         uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-        if (phase & 8) { /* words 2 on: no register indexed by a variable */
+        if (row_byte & 8) { /* words 2 on: no register indexed by a variable */
 #pragma unroll
             for (int w = 0; w < 6; ++w)
                 x[w] = x[w + 2];
         }
-        if (phase & 4) {
+        if (row_byte & 4) {
 #pragma unroll
             for (int w = 0; w < 5; ++w)
                 x[w] = x[w + 1];
         }
-        const unsigned bytes = 0x3210u + 0x1111u * (phase & 3); /* prmt: 4 bytes from there */
 #pragma unroll
-        for (int m = 0; m < 4; ++m)
-            cell[m][i] = __byte_perm(x[m], x[m + 1], bytes);
+        for (int m = 0; m < 4; ++m) /* prmt.f4e: the 4 bytes from byte row_byte % 4 of the 8 */
+            asm("prmt.b32.f4e %0, %1, %2, %3;"
+                : "=r"(cell[m][i])
+                : "r"(x[m]), "r"(x[m + 1]), "r"(row_byte));
     }
 #pragma unroll
     for (int m = 0; m < 4; ++m)
         transpose_block(cell[m]); /* word e: column K m + e of the chunk */
 
-    /* Output row o of the chunk column: element (o, the tile's first own row)
-     * sb bytes past a sector; word w of its segment (from sb bytes before)
-     * holds rows from K (w - cs) - bs on, sb = E (K cs + bs). A cell row is
-     * a word (E K = 4), so the lane's word lies sb % 4 bytes before `at`. */
+    /* Output row o of the chunk column: `at` is where the lane's word would
+     * start if a cell row began on a word, (o, the tile's first own row) +
+     * 4 (lane - 8) bytes, sb bytes past a sector there. Its word lies at at
+     * & ~3 (a cell row is a word: sb % 4 bytes before), holds 8 (at % 4)
+     * bits of the lane before's cell (transpose_lines_word), and is one of
+     * the segment's 24 from that sector where bit at % 32 of `writes` is set
+     * (transpose_lines_writes). */
     static_assert(E * K == 4, "a cell row is a word");
-    const int64_t rows_bytes = rows * E;
     const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
-    unsigned char *at = out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E +
-                        4 * (lane - TRANSPOSE_LINES_ABOVE);
-    unsigned sb =
-        transpose_lines_phase_bytes(E, rows, (unsigned)((uintptr_t)out % 32), o0, tile_row);
-    const unsigned step = (unsigned)(rows_bytes % TRANSPOSE_SECTOR);
+    uintptr_t at_r = (uintptr_t)(out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E) +
+                     4 * (uintptr_t)(lane - TRANSPOSE_LINES_ABOVE);
+    const uintptr_t rows_bytes = (uintptr_t)(rows * E);
+    const uint32_t writes = transpose_lines_writes(lane);
 #pragma unroll
     for (int m = 0; m < 4; ++m)
 #pragma unroll
-        for (int e = 0; e < K; ++e) {
+        for (int e = 0; e < K; ++e, at_r += rows_bytes) {
             if (Edge && o0 + K * m + e >= cols)
-                return; /* the whole warp */
-            const unsigned cs = sb / 4;
+                return;           /* the whole warp */
+            asm("" : "+l"(at_r)); /* one add a row: ptxas would work each out afresh */
+            const unsigned at = (unsigned)at_r; /* at mod 2^32: all but the address needs */
             const uint32_t word =
-                transpose_lines_word(__shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], sb);
-            const unsigned w = (unsigned)(lane - TRANSPOSE_LINES_ABOVE + (int)cs);
-            /* 4 w - sb bytes past the element */
-            unsigned char *to = at - sb % 4;
+                transpose_lines_word(__shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], at);
+            uint32_t *to = (uint32_t *)(at_r & ~(uintptr_t)3);
             if (!Edge) { /* a predicated store, no branch around it */
-                asm volatile("{\n.reg .pred p;\nsetp.lt.u32 p, %2, %3;\n@p st.global.b32 [%0], "
-                             "%1;\n}\n" ::"l"(to),
-                             "r"(word), "r"(w), "n"(TRANSPOSE_LINES_OWN)
-                             : "memory");
-            } else if (w < TRANSPOSE_LINES_OWN) {
+                asm volatile(
+                    "{\n.reg .pred p;\nsetp.ne.u32 p, %2, 0;\n@p st.global.b32 [%0], %1;\n}\n" ::
+                        "l"(to),
+                    "r"(word), "r"((unsigned)transpose_lines_writes_at(writes, at))
+                    : "memory");
+            } else if (transpose_lines_writes_at(writes, at)) {
+                const unsigned sb =
+                    (at - 4 * (unsigned)(lane - TRANSPOSE_LINES_ABOVE)) % TRANSPOSE_SECTOR;
+                const int w = lane - TRANSPOSE_LINES_ABOVE + (int)(sb / 4);
                 const int64_t first_row = tile_row * transpose_lines_rows(E) - sb / E + K * w;
                 if (first_row >= 0 && first_row + K < rows) {
-                    *(uint32_t *)to = word;
+                    *to = word;
                 } else { /* the matrix's first or last rows: the elements inside, the
                           * last row's from `in` (transpose_lines_copy_inside) */
                     const unsigned char *last = in + ((rows - 1) * cols + o0 + K * m + e) * E;
 #pragma unroll
                     for (int n = 0; n < K; ++n)
                         if (first_row + n >= 0 && first_row + n < rows)
-                            memcpy(to + n * E,
+                            memcpy((unsigned char *)to + n * E,
                                    first_row + n == rows - 1 ? last
                                                              : (const unsigned char *)&word + n * E,
                                    E);
                 }
             }
-            at += rows_bytes;
-            sb = (sb + step) % TRANSPOSE_SECTOR;
         }
 }
 
@@ -495,8 +506,7 @@ static __device__ __forceinline__ void
 lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
             int64_t cols, int64_t tile_row, int64_t tile_col, const unsigned char *tile)
 {
-    lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile,
-                         lines_chunks<E>{(unsigned)((uintptr_t)in % 128)});
+    lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile, lines_chunks<E>{});
 }
 
 /* One tile: its copies, then (all of them in) its stores. */

@@ -189,7 +189,7 @@ static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
 
 /* Whether packed takes the lines kernel at this shape where the cells
  * kernel does not (pointers aside: transpose_lines_takes); a tile column
- * a block column, at most 65535, and at most 2^31 - 1 tile rows (halves'
+ * a block column, at most 65535, at most 2^31 - 1 tile rows (halves'
  * 48-row tiles can pass the refusal's count of 64-row ones). */
 static BF_HD bool transpose_lines_shape(int elem_bytes, int64_t rows, int64_t cols)
 {
@@ -243,6 +243,21 @@ static BF_HD uint32_t transpose_lines_offset(int elem_bytes, int t, int c, unsig
     const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
     return 16u *
            (uint32_t)(TRANSPOSE_LINES_ROW * t + 8 * (((int)g + c) >> 3) + ((c + 8 + t / k) & 7));
+}
+
+/* transpose_lines_offset of chunk c of row t = k lane + i of a tile (i <
+ * k), in two parts: the lane's, and the row's, from where the row starts
+ * past a 128-byte line of `in` (in_row_byte: in_at + row_byte, mod 2^32;
+ * its chunk (in_row_byte / 16) % 8 is the row's g). */
+static BF_HD uint32_t transpose_lines_offset_lane(int elem_bytes, int lane, int c)
+{
+    const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
+    return 16u * (uint32_t)(TRANSPOSE_LINES_ROW * k * lane + ((c + lane) & 7));
+}
+static BF_HD uint32_t transpose_lines_offset_row(int i, unsigned in_row_byte, int c)
+{
+    return 16u * TRANSPOSE_LINES_ROW * (uint32_t)i +
+           (((in_row_byte & 0x70u) + 16u * (unsigned)c) & ~127u);
 }
 
 /* Copy n of thread `thread`: tile row *t, chunk *s of its three lines (the
@@ -305,15 +320,42 @@ static BF_HD unsigned transpose_lines_phase_bytes(int elem_bytes, int64_t rows, 
 
 /* The output word a lane writes: the last elements of the cell row before
  * (`prev`) and the first of its own, as many of prev's as the row's phase
- * sb (bytes past a sector, whole elements) is past a word: a funnel shift
- * by 8 sb mod 32 bits, which shf's wrap mode takes as it is. */
+ * sb (bytes past a sector, whole elements; any number equal to it mod 4)
+ * is past a word: a funnel shift by 8 sb mod 32 bits, which shf's wrap
+ * mode takes as it is. */
 static BF_HD uint32_t transpose_lines_word(uint32_t prev, uint32_t cell, unsigned sb)
 {
 #ifdef __CUDA_ARCH__
-    return __funnelshift_l(prev, cell, 8 * sb); /* one shf: the shift mod 32 */
+    uint32_t word; /* one shf, the shift mod 32 (__funnelshift_l would mask it first) */
+    asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(word) : "r"(prev), "r"(cell), "r"(8 * sb));
+    return word;
 #else
     const unsigned b = 8 * sb % 32; /* bits from prev */
     return b == 0 ? cell : (uint32_t)(prev >> (32 - b)) | (uint32_t)(cell << b);
+#endif
+}
+
+/* Whether lane `lane` writes its word of an output row, by where its word
+ * would start if cell rows began on words (at: (o, the tile's first own
+ * row) + 4 (lane - 8) bytes of `out`, mod 32 all it needs): bit at % 32 of
+ * transpose_lines_writes(lane). The row's phase sb = at - 4 (lane - 8) mod
+ * 32 puts the lane's word at lane - 8 + sb / 4 of the segment's 24: lanes
+ * 8 to 24 always write; lane 8 - n only where at % 32 < 4 (8 - n), lane
+ * 24 + n only where at % 32 >= 4 n. */
+static BF_HD uint32_t transpose_lines_writes(int lane)
+{
+    if (lane < TRANSPOSE_LINES_ABOVE)
+        return (1u << 4 * lane) - 1;
+    return lane > TRANSPOSE_LINES_OWN ? ~0u << 4 * (lane - TRANSPOSE_LINES_OWN) : ~0u;
+}
+static BF_HD bool transpose_lines_writes_at(uint32_t writes, unsigned at)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t turned; /* one shf, the shift mod 32 */
+    asm("shf.r.wrap.b32 %0, %1, %1, %2;" : "=r"(turned) : "r"(writes), "r"(at));
+    return turned & 1;
+#else
+    return writes >> at % 32 & 1;
 #endif
 }
 

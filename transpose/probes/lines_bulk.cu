@@ -77,9 +77,9 @@ static __device__ __forceinline__ void bulk_copy(unsigned char *tile, const unsi
 
 /* The store phase's chunks: at bulk_offset. */
 template <int K> struct bulk_chunks {
-    __device__ __forceinline__ uint32_t operator()(int t, unsigned, int c) const
+    __device__ __forceinline__ uint32_t operator()(int lane, int i, unsigned, int c) const
     {
-        return bulk_offset(K, t, c);
+        return bulk_offset(K, K * lane + i, c);
     }
 };
 
