@@ -357,7 +357,8 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
  * starts on a 32-byte sector: a word of it holds the end of the cell row
  * before and the start of this one (transpose_lines_word), so each lane
  * takes the word of the lane before by a shuffle and writes its own word
- * (lanes 8 - cs ... 31 - cs of a row whose phase is cs cells). Edge tiles
+ * (lanes 8 - cs ... 31 - cs of a row whose phase is cs cells:
+ * transpose_lines_writes). Edge tiles
  * (transpose_lines_edge) check their copies and write words that stick
  * out of the matrix, or hold its last row, element by element; the others
  * neither. Four blocks
