@@ -400,20 +400,6 @@ static void test_cells_emulated(void)
            "cells: 65535 tile columns fit");
 }
 
-/* The lines kernel (transpose_packed_lines) emulated through its layout
- * functions: each block's copies into a tile (zeros where a copy reads
- * nothing: the last bytes of `in` too, the last row's elements then taken
- * from `in` as the kernel takes them), then each warp's reads of its
- * lanes' rows (16 bytes at each row's phase, from its two chunks), the
- * cells transposed, and each output word made of the lane before's cell
- * and the lane's own (transpose_lines_word), written where the kernel
- * writes it, element by element where it sticks out of the matrix; the
- * output must be the reference, byte for byte, each element once, nothing
- * outside, every whole word on 4 bytes of `out` and each segment's first on
- * a sector. `out` on a sector and 1, 2, 3, 5, 6, 7 (bytes) or 2, 6 (halves)
- * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
- * multiple of the tile's own (the edge test's boundary) and rows of under
- * 383 bytes (whose last tile column copies past `in` a tile row early). */
 /* The lines kernel's shortcuts, against the layout functions the copies
  * and the model are written in: a row's other two lines 128 bytes on from
  * its first, in `in` and in the tile; a lane's chunks found in two parts
@@ -457,6 +443,20 @@ static void test_lines_shortcuts(void)
     EXPECT(writes, "lines kernel: the lanes that write a word, at every phase");
 }
 
+/* The lines kernel (transpose_packed_lines) emulated through its layout
+ * functions: each block's copies into a tile (zeros where a copy reads
+ * nothing: the last bytes of `in` too, the last row's elements then taken
+ * from `in` as the kernel takes them), then each warp's reads of its
+ * lanes' rows (16 bytes at each row's phase, from its two chunks), the
+ * cells transposed, and each output word made of the lane before's cell
+ * and the lane's own (transpose_lines_word), written where the kernel
+ * writes it, element by element where it sticks out of the matrix; the
+ * output must be the reference, byte for byte, each element once, nothing
+ * outside, every whole word on 4 bytes of `out` and each segment's first on
+ * a sector. `out` on a sector and 1, 2, 3, 5, 6, 7 (bytes) or 2, 6 (halves)
+ * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
+ * multiple of the tile's own (the edge test's boundary) and rows of under
+ * 383 bytes (whose last tile column copies past `in` a tile row early). */
 static void test_lines_emulated(void)
 {
     const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031},

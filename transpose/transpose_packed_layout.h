@@ -189,7 +189,7 @@ static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
 
 /* Whether packed takes the lines kernel at this shape where the cells
  * kernel does not (pointers aside: transpose_lines_takes); a tile column
- * a block column, at most 65535, at most 2^31 - 1 tile rows (halves'
+ * a block column, at most 65535, and at most 2^31 - 1 tile rows (halves'
  * 48-row tiles can pass the refusal's count of 64-row ones). */
 static BF_HD bool transpose_lines_shape(int elem_bytes, int64_t rows, int64_t cols)
 {
