@@ -423,8 +423,7 @@ static void test_lines_shortcuts(void)
                 for (unsigned in_row_byte = 0; in_row_byte < 256; ++in_row_byte)
                     for (int c = 0; c <= TRANSPOSE_CELLS_CHUNKS; ++c)
                         parts &=
-                            transpose_lines_offset_lane(elem, lane, c) +
-                                transpose_lines_offset_row(i, in_row_byte + 128u * 77, c) ==
+                            transpose_lines_chunk(elem, lane, i, in_row_byte + 128u * 77, c) ==
                             transpose_lines_offset(elem, k * lane + i, c,
                                                    transpose_lines_first_chunk(0, in_row_byte));
         EXPECT(lines, "%d-byte lines kernel: a row's lines 128 bytes apart in `in` and the tile",
@@ -509,12 +508,10 @@ static void test_lines_emulated(void)
                                     const unsigned in_rb = in_at + (unsigned)rb;
                                     unsigned char two[32];
                                     for (int half = 0; half < 2; ++half)
-                                        memcpy(
-                                            two + 16 * half,
-                                            tile +
-                                                transpose_lines_offset_lane(elem, lane, j + half) +
-                                                transpose_lines_offset_row(i, in_rb, j + half),
-                                            16);
+                                        memcpy(two + 16 * half,
+                                               tile + transpose_lines_chunk(elem, lane, i, in_rb,
+                                                                            j + half),
+                                               16);
                                     /* word e of cell m: element e of word m of the row's 16
                                      * bytes from its phase, rows in order */
                                     for (int m = 0; m < 4; ++m)

@@ -99,8 +99,7 @@ static void model_lines_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
                 for (int lane = 0; lane < BF_WARP; ++lane) {
                     const unsigned row_byte = (unsigned)transpose_lines_row_byte(
                         elem_bytes, cols, tile_row, tile_col, k * lane + i);
-                    addr[lane] = transpose_lines_offset_lane(elem_bytes, lane, j + half) +
-                                 transpose_lines_offset_row(i, row_byte, j + half);
+                    addr[lane] = transpose_lines_chunk(elem_bytes, lane, i, row_byte, j + half);
                 }
                 bf_site_add(read, rules, addr, ~0u);
             }

@@ -400,8 +400,7 @@ template <int E> struct lines_chunks {
     __device__ __forceinline__ uint32_t operator()(int lane, int i, unsigned in_row_byte,
                                                    int c) const
     {
-        return transpose_lines_offset_lane(E, lane, c) +
-               transpose_lines_offset_row(i, in_row_byte, c);
+        return transpose_lines_chunk(E, lane, i, in_row_byte, c);
     }
 };
 

@@ -259,6 +259,14 @@ static BF_HD uint32_t transpose_lines_offset_row(int i, unsigned in_row_byte, in
     return 16u * TRANSPOSE_LINES_ROW * (uint32_t)i +
            (((in_row_byte & 0x70u) + 16u * (unsigned)c) & ~127u);
 }
+/* Both parts: where the store phase finds chunk c of row i of lane's cell
+ * row (the kernel, the model and the emulation ask this). */
+static BF_HD uint32_t transpose_lines_chunk(int elem_bytes, int lane, int i, unsigned in_row_byte,
+                                            int c)
+{
+    return transpose_lines_offset_lane(elem_bytes, lane, c) +
+           transpose_lines_offset_row(i, in_row_byte, c);
+}
 
 /* Copy n of thread `thread`: tile row *t, chunk *s of its three lines (the
  * row's chunk s - g). Eight lanes copy a line: a warp's copy n is line n %
