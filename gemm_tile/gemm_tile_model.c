@@ -184,28 +184,24 @@ void gemm_tile_model_wgmma_split(const struct bf_bank_rules *rules,
             }
 }
 
-static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
-                              int out_bytes, const struct bf_bank_rules *rules,
-                              struct bf_site sites[BF_MAX_SITES])
+/* Adds one launch over `cols` of C's n columns in tiles bn wide: one K
+ * tile and one epilogue replayed, counted as often as its blocks run them. */
+static void wgmma_model_columns(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t cols,
+                                int64_t k, int bn, int out_bytes, const struct bf_bank_rules *rules,
+                                struct bf_site sites[GEMM_TILE_WGMMA_SITES])
 {
-    /* The tile the launcher picks on this GPU (the rules' SMs). */
-    const int bn = gemm_tile_wgmma_bn(m, n, rules->sms);
-    wgmma_model_sites(bn, sites);
-    sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
-    if (m < 1 || n < 1 || k < 1 || k % 8 != 0 || rules->cc != 90)
-        return GEMM_TILE_WGMMA_SITES; /* refused, or not a Hopper GPU: no launch */
     struct bf_site once[GEMM_TILE_WGMMA_SITES];
     wgmma_model_sites(bn, once);
     /* Stages start on 1024-byte boundaries: a K tile's requests do not depend on its stage. */
     gemm_tile_model_wgmma_ktile(variant, m, bn, 0, rules, once);
     /* Split K (the narrow tile's, stored from registers) or the staged epilogue. */
-    const int split = gemm_tile_wgmma_split(m, n, k, rules->sms);
+    const int split = gemm_tile_wgmma_split(m, cols, k, rules->sms);
     if (split > 1)
         gemm_tile_model_wgmma_split(rules, once);
     else if (gemm_tile_wgmma_staged(0, n, out_bytes, bn)) /* C from cudaMalloc: on 16 bytes */
         gemm_tile_model_wgmma_epilogue(out_bytes, bn, rules, once);
     const uint64_t tiles = (uint64_t)gemm_tile_wgmma_cluster_tiles(
-                               gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(n, bn),
+                               gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(cols, bn),
                                gemm_tile_wgmma_cm(m, bn), gemm_tile_wgmma_cn(m, bn)) *
                            (uint64_t)gemm_tile_wgmma_cluster(m, bn);
     for (int s = 0; s < GEMM_TILE_WGMMA_SITES; ++s) {
@@ -215,6 +211,34 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
                                    ? tiles * (uint64_t)split
                                    : tiles * (uint64_t)gemm_tile_wgmma_tiles_k(k);
         bf_site_merge(&sites[s], &once[s], times);
+    }
+}
+
+static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
+                              int out_bytes, const struct bf_bank_rules *rules,
+                              struct bf_site sites[BF_MAX_SITES])
+{
+    /* The tiles the launcher picks on this GPU (the rules' SMs): one
+     * launch, or whole rounds of first_bn over n1 columns and the rest. */
+    int first_bn = 0;
+    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, rules->sms, &first_bn);
+    wgmma_model_sites(first_bn, sites);
+    sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
+    if (m < 1 || n < 1 || k < 1 || k % 8 != 0 || rules->cc != 90)
+        return GEMM_TILE_WGMMA_SITES; /* refused, or not a Hopper GPU: no launch */
+    wgmma_model_columns(variant, m, n, n1 > 0 ? n1 : n, k, first_bn, out_bytes, rules, sites);
+    if (n1 > 0) {
+        const int rest_bn = gemm_tile_wgmma_bn(m, n - n1, rules->sms);
+        wgmma_model_columns(variant, m, n, n - n1, k, rest_bn, out_bytes, rules, sites);
+        if (rest_bn != first_bn) /* the first launch's tile is wide or middle */
+            sites[GEMM_TILE_SITE_WGMMA_B].name =
+                first_bn == GEMM_TILE_WGMMA_BN
+                    ? (rest_bn == GEMM_TILE_WGMMA_BN_MID
+                           ? "wgmma B operand (256 then 128 x k16: two launches)"
+                           : "wgmma B operand (256 then 64 x k16: two launches)")
+                    : (rest_bn == GEMM_TILE_WGMMA_BN
+                           ? "wgmma B operand (128 then 256 x k16: two launches)"
+                           : "wgmma B operand (128 then 64 x k16: two launches)");
     }
     return GEMM_TILE_WGMMA_SITES;
 }

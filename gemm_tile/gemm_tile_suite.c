@@ -98,13 +98,14 @@ enum { TYPE_F32, TYPE_F16 };
  * the 64-wide K tile, interior and edge blocks in one launch (300 x 600 x
  * 128; they run different copy code), two K the launcher must refuse (12,
  * 20), and the large ones checked against cublasGemmEx, among them 2000 x
- * 3000 x 264: edges on both sides and a K tail where the wgmma kernel's
- * blocks take several tiles each, and 2000 x 3000 x 256 and x 192, where
- * the mma.sync kernel's blocks go from an interior tile to an edge one and
- * back with the next tile's first K tiles copied in this one's last (with
- * 3 K tiles the first of them still copies the tile's own third). On 132
- * SMs the wgmma kernel takes its middle tile (128 x 128, clusters of two
- * tile rows) at 2000 x 3000, and at 500 x 4000 x 200 (edges on both
+ * 3000 x 264: edges on both sides and a K tail, and 2000 x 3000 x 256 and
+ * x 192, where the mma.sync kernel's blocks go from an interior tile to an
+ * edge one and back with the next tile's first K tiles copied in this
+ * one's last (with 3 K tiles the first of them still copies the tile's own
+ * third). On 132 SMs the wgmma kernel runs 2000 x 3000 in two launches
+ * (gemm_tile_wgmma_first_columns): its first 2048 columns in one round of
+ * wide tiles, the other 952 in middle ones (128 x 128, clusters of two
+ * tile rows); it takes its middle tile alone at 500 x 4000 x 200 (edges on both
  * sides, a K tail), 501 x 4000 x 200 (the same with C one element in:
  * stored directly) and 1000 x 4200 x 264 (two tiles a block, the ring
  * wrapping from one to the next); 4000 x 3000 x 264 is 2000 x 3000 x 264
@@ -127,12 +128,14 @@ static const struct bf_size test_sizes[] = {
     {3, {501, 4000, 200}},   {3, {1000, 4200, 264}},  {3, {4000, 3000, 264}},
     {3, {129, 200, 8200}},   {3, {384, 704, 8192}},
 };
-/* For the sanitizers: 1700 x 2600 has more tiles than an H100 has SMs, so
- * both kernels' blocks take two (edges too): the wgmma kernel (its middle
- * tile) wraps its ring, and with K 128 the mma.sync kernel copies the next
- * tile's K tiles while it multiplies this one's (with K 16, one K tile, it
- * does not); 3000 x 2600 x 16 does the same in the wgmma kernel's wide
- * tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72
+/* For the sanitizers: 1700 x 3500 x 128 has more tiles than an H100 has
+ * SMs, so both kernels' blocks take two or three (edges too): the wgmma
+ * kernel (its middle tile) wraps its ring, and the mma.sync kernel copies
+ * the next tile's K tiles while it multiplies this one's (with K 16, one
+ * K tile, it does not: 1700 x 2600 x 16, which the wgmma kernel runs in
+ * two launches, wide tiles over its first 2304 columns and narrow ones
+ * over the rest); 3000 x 2600 x 16 wraps the wgmma kernel's ring in its
+ * wide tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72
  * the wgmma kernel's middle one with C stored directly; 65 x 200 x 8200
  * its narrow tile's K split over clusters of 2, and 7 x 8500 x 2056 its
  * middle tile alone at one tile row (both checked against the CPU's
@@ -140,7 +143,7 @@ static const struct bf_size test_sizes[] = {
  * races and uninitialized reads of their own under the sanitizers). */
 static const struct bf_size quick_sizes[] = {
     {3, {1, 1, 8}},       {3, {40, 40, 40}},     {3, {127, 131, 64}},   {3, {257, 509, 200}},
-    {3, {300, 600, 128}}, {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
+    {3, {300, 600, 128}}, {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 3500, 128}},
     {3, {501, 2200, 72}}, {3, {3000, 2600, 16}}, {3, {65, 200, 8200}},  {3, {7, 8500, 2056}},
 };
 static const struct bf_size bench_sizes[] = {
@@ -156,11 +159,12 @@ static const struct bf_size bench_sizes[] = {
  * (docs/notes/gemm_tile/hardware-counters.md, "One tile row of A").
  * 512 x 512 x 8192 splits the Hopper narrow tile's K in 2 (the partials'
  * pushes and reads); 128 x 11008 x 1024 runs its middle tile alone (one
- * tile row: its whole B tile a block, no multicast). */
+ * tile row: its whole B tile a block, no multicast); 2000 x 3000 x 192
+ * two launches, wide tiles then middle ones (ncu sums both). */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}}, {3, {1000, 1000, 1000}},
                                           {3, {512, 4096, 1024}},  {3, {2048, 2048, 512}},
                                           {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}},
-                                          {3, {128, 11008, 1024}}};
+                                          {3, {128, 11008, 1024}}, {3, {2000, 3000, 192}}};
 
 /* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024), and a
  * transformer layer's linear layers, y = x W^T with W stored N x K

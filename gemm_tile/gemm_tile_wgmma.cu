@@ -90,10 +90,11 @@ static __device__ __forceinline__ uint32_t bar_at(uint32_t base, int stage)
     return base + 8u * (uint32_t)stage;
 }
 
-/* What a block works on: its tiles, and where it stands in its cluster
- * (rank, and its row rm and column rn there: rank = rm + CM rn). */
+/* What a block works on: its tiles (of C's columns from col_first on),
+ * and where it stands in its cluster (rank, and its row rm and column rn
+ * there: rank = rm + CM rn). */
 struct work {
-    int64_t tiles_m, tiles_n, cluster_tiles;
+    int64_t tiles_m, tiles_n, cluster_tiles, col_first;
     int kfirst, ktiles, rank, rm, rn, part, cluster, clusters;
     uint32_t a_bytes; /* of A a stage receives (gemm_tile_wgmma_a_load_rows) */
 };
@@ -118,7 +119,7 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
         int64_t tile_m, tile_n;
         gemm_tile_wgmma_tile(t, w.rm, w.rn, CM, CN, w.tiles_m, w.tiles_n, &tile_m, &tile_n);
         const int row0 = (int)(tile_m * GEMM_TILE_WGMMA_BM) + a_row0,
-                  col0 = (int)(tile_n * BN) + b_row0;
+                  col0 = (int)(w.col_first + tile_n * BN) + b_row0;
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
@@ -365,7 +366,7 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
         if (CLUSTER > 1 && t + w.clusters >= w.cluster_tiles)
             cluster_arrive(); /* the last stage freed: the others may end once C is out */
         const int64_t row0 = tile_m * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
-                      col0 = tile_n * BN;
+                      col0 = w.col_first + tile_n * BN;
         const bool inside = pairs && row0 + GEMM_TILE_WGMMA_M <= m && col0 + BN <= n;
         if constexpr (SPLIT > 1)
             store_split<Out, BN>(acc, c, m, n, pairs, row0, col0, inside, thread, consumer, w.part,
@@ -387,13 +388,14 @@ static __device__ __forceinline__ void consume(const CUtensorMap *map_c, Out *c,
 
 /* CM x CN: the cluster's shape (gemm_tile_wgmma_cm). map_c: C as TMA
  * stores it (used where `staged`). SPLIT: blocks a tile's K is split over
- * (the narrow tile's clusters: gemm_tile_wgmma_split). */
+ * (the narrow tile's clusters: gemm_tile_wgmma_split). The launch takes
+ * C's columns col_first .. col_first + cols - 1 (gemm_tile_wgmma_first_columns). */
 template <int V, int BN, int CM, int CN, typename Out, bool staged, int SPLIT>
 __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     gemm_tile_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_c, Out *c, int64_t m, int64_t n,
-                           int64_t k, int pairs)
+                           int64_t k, int64_t col_first, int64_t cols, int pairs)
 {
     constexpr int CLUSTER = CM * CN, LAUNCH = CLUSTER * SPLIT;
     static_assert(SPLIT == 1 || (SPLIT == 2 && CLUSTER == 1),
@@ -429,7 +431,8 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
         cluster_arrive();
     work w;
     w.tiles_m = gemm_tile_wgmma_tiles_m(m);
-    w.tiles_n = gemm_tile_wgmma_tiles_n(n, BN);
+    w.tiles_n = gemm_tile_wgmma_tiles_n(cols, BN);
+    w.col_first = col_first;
     w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, CM, CN);
     w.a_bytes = 128u * (uint32_t)gemm_tile_wgmma_a_rows_of(m, CN) * CN;
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
@@ -569,9 +572,17 @@ static cudaError_t resident_clusters(Kernel kernel, int device, int sms, int *cl
     return cudaSuccess;
 }
 
+/* Where a launch stands: C's columns col_first .. + cols - 1, on `sms` SMs
+ * of `device`. */
+struct launch_at {
+    int64_t col_first, cols;
+    int device, sms;
+    cudaStream_t stream;
+};
+
 template <int V, int BN, int CM, int CN, typename Out, bool staged, int SPLIT>
 static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
-                                  int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
+                                  int64_t n, int64_t k, const launch_at &at)
 {
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     CUtensorMap map_a, map_b, map_c;
@@ -588,15 +599,16 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
                                    (int)GEMM_TILE_WGMMA_SMEM_BYTES);
     int clusters = 0;
     if (err == cudaSuccess)
-        err = resident_clusters<CLUSTER>(kernel, device, sms, &clusters);
+        err = resident_clusters<CLUSTER>(kernel, at.device, at.sms, &clusters);
     if (err != cudaSuccess)
         return err;
-    const int64_t tiles = gemm_tile_wgmma_cluster_tiles(gemm_tile_wgmma_tiles_m(m),
-                                                        gemm_tile_wgmma_tiles_n(n, BN), CM, CN);
+    const int64_t tiles = gemm_tile_wgmma_cluster_tiles(
+        gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(at.cols, BN), CM, CN);
     launch_config l;
-    configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, stream);
+    configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, at.stream);
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
-    err = cudaLaunchKernelEx(&l.config, kernel, map_a, map_b, map_c, c, m, n, k, pairs);
+    err = cudaLaunchKernelEx(&l.config, kernel, map_a, map_b, map_c, c, m, n, k, at.col_first,
+                             at.cols, pairs);
     return err != cudaSuccess ? err : cudaGetLastError();
 }
 
@@ -621,47 +633,66 @@ static cudaError_t hopper_here(int *device, int *sms)
  * else directly; the narrow tile's K split where gemm_tile_wgmma_split says. */
 template <int V, int BN, int CM, int CN, typename Out>
 static cudaError_t launch_cluster(Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
-                                  int64_t n, int64_t k, int device, int sms, cudaStream_t stream)
+                                  int64_t n, int64_t k, const launch_at &at)
 {
     if constexpr (BN == GEMM_TILE_WGMMA_BN_NARROW) {
-        if (gemm_tile_wgmma_split(m, n, k, sms) == 2)
-            return launch_variant<V, BN, CM, CN, Out, false, 2>(c, a, b, m, n, k, device, sms,
-                                                                stream);
+        if (gemm_tile_wgmma_split(m, at.cols, k, at.sms) == 2)
+            return launch_variant<V, BN, CM, CN, Out, false, 2>(c, a, b, m, n, k, at);
     }
     if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
-        return launch_variant<V, BN, CM, CN, Out, true, 1>(c, a, b, m, n, k, device, sms, stream);
-    return launch_variant<V, BN, CM, CN, Out, false, 1>(c, a, b, m, n, k, device, sms, stream);
+        return launch_variant<V, BN, CM, CN, Out, true, 1>(c, a, b, m, n, k, at);
+    return launch_variant<V, BN, CM, CN, Out, false, 1>(c, a, b, m, n, k, at);
 }
 
 /* The tile's cluster, or none where it runs alone (gemm_tile_wgmma_alone). */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
-                               int64_t k, int device, int sms, cudaStream_t stream)
+                               int64_t k, const launch_at &at)
 {
     if constexpr (BN == GEMM_TILE_WGMMA_BN_MID && GEMM_TILE_WGMMA_CLUSTER_OF(BN) > 1) {
         if (gemm_tile_wgmma_alone(m, BN))
-            return launch_cluster<V, BN, 1, 1>(c, a, b, m, n, k, device, sms, stream);
+            return launch_cluster<V, BN, 1, 1>(c, a, b, m, n, k, at);
     }
-    return launch_cluster<V, BN, GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN)>(
-        c, a, b, m, n, k, device, sms, stream);
+    return launch_cluster<V, BN, GEMM_TILE_WGMMA_CM_OF(BN), GEMM_TILE_WGMMA_CN_OF(BN)>(c, a, b, m,
+                                                                                       n, k, at);
 }
 
+/* One launch over the columns `at` names, in tiles bn wide. */
+template <int V, typename Out>
+static cudaError_t launch_width(int bn, Out *c, const uint16_t *a, const uint16_t *b, int64_t m,
+                                int64_t n, int64_t k, const launch_at &at)
+{
+    switch (bn) {
+    case GEMM_TILE_WGMMA_BN:
+        return launch_tile<V, GEMM_TILE_WGMMA_BN>(c, a, b, m, n, k, at);
+    case GEMM_TILE_WGMMA_BN_MID:
+        return launch_tile<V, GEMM_TILE_WGMMA_BN_MID>(c, a, b, m, n, k, at);
+    default:
+        return launch_tile<V, GEMM_TILE_WGMMA_BN_NARROW>(c, a, b, m, n, k, at);
+    }
+}
+
+/* C in one launch, or its first columns in whole rounds of one tile and
+ * the rest in a second (gemm_tile_wgmma_first_columns). */
 template <int V, typename Out>
 static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                  int64_t k, cudaStream_t stream)
 {
-    int device = 0, sms = 0;
-    const cudaError_t err = hopper_here(&device, &sms);
+    launch_at at = {0, n, 0, 0, stream};
+    cudaError_t err = hopper_here(&at.device, &at.sms);
     if (err != cudaSuccess)
         return err;
-    switch (gemm_tile_wgmma_bn(m, n, sms)) {
-    case GEMM_TILE_WGMMA_BN:
-        return launch_tile<V, GEMM_TILE_WGMMA_BN>(c, a, b, m, n, k, device, sms, stream);
-    case GEMM_TILE_WGMMA_BN_MID:
-        return launch_tile<V, GEMM_TILE_WGMMA_BN_MID>(c, a, b, m, n, k, device, sms, stream);
-    default:
-        return launch_tile<V, GEMM_TILE_WGMMA_BN_NARROW>(c, a, b, m, n, k, device, sms, stream);
-    }
+    int first_bn = 0;
+    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, at.sms, &first_bn);
+    if (n1 == 0)
+        return launch_width<V>(first_bn, c, a, b, m, n, k, at);
+    at.cols = n1;
+    err = launch_width<V>(first_bn, c, a, b, m, n, k, at);
+    if (err != cudaSuccess)
+        return err;
+    at.col_first = n1;
+    at.cols = n - n1;
+    return launch_width<V>(gemm_tile_wgmma_bn(m, n - n1, at.sms), c, a, b, m, n, k, at);
 }
 
 template <typename Out>

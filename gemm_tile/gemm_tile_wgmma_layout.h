@@ -384,6 +384,12 @@ static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sm
 #define GEMM_TILE_WGMMA_COST_WIDE   10
 #define GEMM_TILE_WGMMA_COST_MID    6
 #define GEMM_TILE_WGMMA_COST_NARROW 5
+static BF_HD int gemm_tile_wgmma_cost(int bn)
+{
+    return bn == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_COST_WIDE
+           : bn == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_COST_MID
+                                          : GEMM_TILE_WGMMA_COST_NARROW;
+}
 /* The tile's width for an m x n C on a GPU of `sms` SMs: the one whose
  * rounds times its cost are least, the narrower on a tie. A narrower tile
  * wins where the wider one's tiles leave SMs idle: 512 x 4096 is 64 wide
@@ -405,13 +411,12 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     (void)sms;
     return GEMM_TILE_WGMMA_FORCE_BN;
 #else
-    const int widths[3] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN_NARROW},
-              costs[3] = {GEMM_TILE_WGMMA_COST_WIDE, GEMM_TILE_WGMMA_COST_MID,
-                          GEMM_TILE_WGMMA_COST_NARROW};
+    const int widths[3] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN_NARROW};
     int best = 0;
     int64_t least = 0;
     for (int i = 0; i < 3; ++i) {
-        const int64_t cost = costs[i] * gemm_tile_wgmma_rounds(m, n, widths[i], sms);
+        const int64_t cost =
+            gemm_tile_wgmma_cost(widths[i]) * gemm_tile_wgmma_rounds(m, n, widths[i], sms);
         if (i == 0 || cost <= least) {
             best = i;
             least = cost;
@@ -419,6 +424,51 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     }
     return widths[best];
 #endif
+}
+
+/* ---- two launches: whole rounds of one tile, then the rest ----
+ *
+ * Where the picked tile's last round leaves SMs idle, C's first n1 columns
+ * may run in whole rounds of a wide or middle tile and the rest [n1, n) in
+ * a second launch, in the tile gemm_tile_wgmma_bn picks for those columns
+ * alone. 1000 x 14336 on 132 SMs: 224 wide cluster tiles are 4 rounds of
+ * 66 clusters, the last one 26 (cost 40); 49 wide tile columns are 3 whole
+ * rounds (30) and the other 1792 columns 112 middle tiles, one round (6):
+ * 36. n1 is the most columns of whole cluster tiles that fill `rounds`
+ * whole rounds; taken where the two cost less than one launch, else 0.
+ * The launcher and the bank model both ask this; -D
+ * GEMM_TILE_WGMMA_TWO_LAUNCHES=0 keeps one launch. */
+#ifndef GEMM_TILE_WGMMA_TWO_LAUNCHES
+#define GEMM_TILE_WGMMA_TWO_LAUNCHES 1
+#endif
+static BF_HD int64_t gemm_tile_wgmma_first_columns(int64_t m, int64_t n, int sms, int *first_bn)
+{
+    const int bn = gemm_tile_wgmma_bn(m, n, sms);
+    *first_bn = bn;
+    if (!GEMM_TILE_WGMMA_TWO_LAUNCHES || m < 1 || n < 1)
+        return 0;
+    int64_t least = gemm_tile_wgmma_cost(bn) * gemm_tile_wgmma_rounds(m, n, bn, sms), n1 = 0;
+    const int widths[2] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID};
+    for (int i = 0; i < 2; ++i) {
+        const int w = widths[i], cm = gemm_tile_wgmma_cm(m, w),
+                  cluster = gemm_tile_wgmma_cluster(m, w);
+        const int64_t clusters = sms / cluster > 0 ? sms / cluster : 1,
+                      rows = (gemm_tile_wgmma_tiles_m(m) + cm - 1) / cm, /* of cluster tiles */
+            rounds = rows * gemm_tile_wgmma_tiles_n(n, w * gemm_tile_wgmma_cn(m, w)) / clusters,
+                      columns = rounds * clusters / rows * gemm_tile_wgmma_cn(m, w) * w;
+        if (columns < 1 || columns >= n)
+            continue;
+        const int rest = gemm_tile_wgmma_bn(m, n - columns, sms);
+        const int64_t cost =
+            gemm_tile_wgmma_cost(w) * gemm_tile_wgmma_rounds(m, columns, w, sms) +
+            gemm_tile_wgmma_cost(rest) * gemm_tile_wgmma_rounds(m, n - columns, rest, sms);
+        if (cost < least) {
+            least = cost;
+            n1 = columns;
+            *first_bn = w;
+        }
+    }
+    return n1;
 }
 
 /* ---- split K: a cluster of two blocks on each narrow tile ----

@@ -520,6 +520,7 @@ struct emulated {
     uint16_t *smem; /* the block's dynamic shared memory, as fp16 */
     const uint16_t *a, *b;
     int64_t m, n, k;
+    int64_t col_first; /* wgmma: the launch's first column of C (gemm_tile_wgmma_first_columns) */
 };
 
 static float half_f(uint16_t h)
@@ -685,7 +686,7 @@ static void test_emulated(void)
     static uint16_t smem[GEMM_TILE_STAGES * (GEMM_TILE_BM + GEMM_TILE_BN) * 144 / 2];
     for (int vb = 0; vb < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vb) {
         const int v = vb / 2, bn = tile_bns[vb % 2];
-        struct emulated e = {smem, a, b, m, n, k};
+        struct emulated e = {smem, a, b, m, n, k, 0};
         for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
             c[i] = NAN; /* poisoned */
         const int64_t tiles_m = gemm_tile_tiles_m(m), tiles_n = gemm_tile_tiles_n(n, bn);
@@ -1274,7 +1275,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                 const uint32_t tile =
                     operand ? gemm_tile_wgmma_b_base(stage, bn) : gemm_tile_wgmma_a_base(stage, bn);
                 const int64_t row0 =
-                    operand ? tile_n[rank] * bn : tile_m[rank] * GEMM_TILE_WGMMA_BM;
+                    operand ? e->col_first + tile_n[rank] * bn : tile_m[rank] * GEMM_TILE_WGMMA_BM;
                 const int64_t limit = operand ? e->n : e->m;
                 const uint16_t *src = operand ? e->b : e->a;
                 for (int r = first; r < first + count; ++r)
@@ -1351,7 +1352,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                     }
                 const int64_t row0 =
                                   tile_m[rank] * GEMM_TILE_WGMMA_BM + GEMM_TILE_WGMMA_M * consumer,
-                              col0 = tile_n[rank] * bn + 32 * box;
+                              col0 = e->col_first + tile_n[rank] * bn + 32 * box;
                 for (int r = 0; r < 64; ++r) /* TMA's store of the box, clipped */
                     for (int x = 0; x < 32; ++x)
                         if (row0 + r < e->m && col0 + x < e->n)
@@ -1429,7 +1430,7 @@ static void test_wgmma_emulated(void)
         for (int shape = 0; shape < 12; ++shape) {
             const int bn = GEMM_TILE_WGMMA_BN_NARROW << shape / 4, cm = 1 + shape % 2,
                       cn = 1 + shape / 2 % 2;
-            const struct emulated e = {NULL, a, b, m, n, k};
+            const struct emulated e = {NULL, a, b, m, n, k, 0};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
             const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m),
@@ -1465,7 +1466,7 @@ static void test_wgmma_emulated(void)
             gemm_tile_ref(want, a, b, ms, n, k);
             for (size_t x = 0; x < sizeof c / sizeof *c; ++x)
                 c[x] = NAN;
-            const struct emulated e = {NULL, a, b, ms, n, k};
+            const struct emulated e = {NULL, a, b, ms, n, k, 0};
             const int64_t tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
             for (int64_t t = 0; t < tiles_n; ++t) {
                 int64_t tm = 0, tn = t;
@@ -1483,7 +1484,7 @@ static void test_wgmma_emulated(void)
      * the exchanged partials are C. */
     gemm_tile_ref(want, a, b, m, n, k);
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
-        const struct emulated e = {NULL, a, b, m, n, k};
+        const struct emulated e = {NULL, a, b, m, n, k, 0};
         for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
             c[i] = NAN;
         for (int64_t tm = 0; tm < gemm_tile_wgmma_tiles_m(m); ++tm)
@@ -1493,6 +1494,160 @@ static void test_wgmma_emulated(void)
         EXPECT(err < 1e-6, "%s: the emulated split K's C is off the reference: relative L2 %g",
                names[v], err);
     }
+}
+
+/* Two launches (gemm_tile_wgmma_first_columns): on 132 SMs the sweep's
+ * shapes whose last round leaves SMs idle take C's first n1 columns in
+ * whole rounds of one tile and the rest in the tile picked for them alone;
+ * the others one launch. On a GPU of other SMs, both launches' blocks, each
+ * taking its tiles as the persistent grid hands them out, store every
+ * element of C once, the first launch's never past n1; and emulated (the
+ * kernel's TMA boxes, wgmma and staged stores, from the launch's first
+ * column on), C is the reference's. */
+static void test_wgmma_two_launches(void)
+{
+    const struct {
+        int64_t m, n;
+        int sms;
+        int64_t n1;
+        int first, rest;
+    } picks[] = {
+        /* 1000 x 14336: 4 wide rounds (40) against 3 over 49 tile columns
+         * and one middle round over 1792 (36) */
+        {1000, 14336, 132, 12544, 256, 128},
+        /* 512 x 11008: 3 middle rounds (18) against one wide over 8448
+         * and one middle over 2560 (16) */
+        {512, 11008, 132, 8448, 256, 128},
+        {4096, 11008, 132, 10496, 256, 128},
+        {2000, 3000, 132, 2048, 256, 128},
+        {1000, 11008, 132, 0, 256, 0},
+        {4096, 14336, 132, 0, 256, 0},
+        {128, 11008, 132, 0, 128, 0},
+        {8192, 8192, 132, 0, 256, 0},
+        {256, 256, 132, 0, 64, 0},
+        {329, 388, 6, 384, 128, 64},
+        {129, 516, 4, 512, 256, 64},
+        {0, 516, 4, 0, 0, 0},
+        {129, 0, 4, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
+        int first = 0;
+        const int64_t m = picks[i].m, n = picks[i].n,
+                      n1 = gemm_tile_wgmma_first_columns(m, n, picks[i].sms, &first);
+        const int rest = n1 > 0 ? gemm_tile_wgmma_bn(m, n - n1, picks[i].sms) : 0;
+        EXPECT(n1 == picks[i].n1 && (m < 1 || n < 1 || first == picks[i].first) &&
+                   rest == picks[i].rest,
+               "%lld x %lld on %d SMs: %lld columns in tiles %d wide then %d, want %lld, %d, %d",
+               (long long)m, (long long)n, picks[i].sms, (long long)n1, first, rest,
+               (long long)picks[i].n1, picks[i].first, picks[i].rest);
+    }
+    /* every element once: each launch's clusters hand out its cluster tiles */
+    static unsigned char seen[16 * 14336];
+    const int64_t ms[] = {1, 129, 329, 1000, 2000}, ns[] = {388, 516, 3000, 11008, 14336};
+    const int smss[] = {1, 4, 6, 20, 132};
+    int two = 0;
+    for (int a = 0; a < 5; ++a)
+        for (int b = 0; b < 5; ++b)
+            for (int g = 0; g < 5; ++g) {
+                const int64_t m = ms[a], n = ns[b], tiles_m = gemm_tile_wgmma_tiles_m(m);
+                int first = 0;
+                const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, smss[g], &first);
+                two += n1 > 0;
+                memset(seen, 0, sizeof seen);
+                int64_t bad = 0;
+                for (int launch = 0; launch < (n1 > 0 ? 2 : 1); ++launch) {
+                    const int64_t col_first = launch ? n1 : 0, cols = n1 == 0  ? n
+                                                                      : launch ? n - n1
+                                                                               : n1;
+                    const int bn = launch ? gemm_tile_wgmma_bn(m, cols, smss[g]) : first,
+                              cm = gemm_tile_wgmma_cm(m, bn), cn = gemm_tile_wgmma_cn(m, bn);
+                    const int64_t tiles_n = gemm_tile_wgmma_tiles_n(cols, bn),
+                                  cluster_tiles =
+                                      gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn),
+                                  clusters = smss[g] / (cm * cn) > 0 ? smss[g] / (cm * cn) : 1;
+                    for (int64_t cluster = 0; cluster < clusters; ++cluster)
+                        for (int64_t t = cluster; t < cluster_tiles; t += clusters)
+                            for (int rank = 0; rank < cm * cn; ++rank) {
+                                int64_t tm, tn;
+                                gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m,
+                                                     tiles_n, &tm, &tn);
+                                const int64_t col0 = col_first + tn * bn;
+                                if (launch == 0 && n1 > 0 && col0 + bn > n1)
+                                    ++bad; /* the first launch's tiles are whole, left of n1 */
+                                for (int64_t col = col0; col < col0 + bn && col < n; ++col)
+                                    if (tm < tiles_m)
+                                        bad += seen[tm * n + col]++ != 0;
+                            }
+                }
+                for (int64_t x = 0; x < tiles_m * n; ++x)
+                    bad += seen[x] != 1;
+                EXPECT(bad == 0, "%lld x %lld on %d SMs (%lld columns first): %lld off",
+                       (long long)m, (long long)n, smss[g], (long long)n1, (long long)bad);
+            }
+    EXPECT(two >= 10, "two launches at %d of the 125 shapes", two);
+    /* emulated: 329 x 388 x 200 on 6 SMs (middle tiles in clusters of 2,
+     * then one narrow tile column of 4), 129 x 516 x 200 on 4 (wide, then
+     * narrow) */
+    static uint16_t a[329 * 200], b[516 * 200];
+    static float c[329 * 516];
+    static double want[329 * 516];
+    static uint8_t memory[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
+    uint8_t *smem[GEMM_TILE_WGMMA_MAX_CLUSTER];
+    for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
+        smem[r] = memory[r];
+    const struct {
+        int64_t m, n;
+        int sms;
+    } runs[] = {{329, 388, 6}, {129, 516, 4}};
+    for (int run = 0; run < 2; ++run) {
+        const int64_t m = runs[run].m, n = runs[run].n, k = 200,
+                      tiles_m = gemm_tile_wgmma_tiles_m(m);
+        for (int64_t i = 0; i < m * k; ++i)
+            a[i] = gemm_tile_ref_random_half(31, (uint64_t)i);
+        for (int64_t i = 0; i < n * k; ++i)
+            b[i] = gemm_tile_ref_random_half(32, (uint64_t)i);
+        gemm_tile_ref(want, a, b, m, n, k);
+        int first = 0;
+        const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, runs[run].sms, &first);
+        for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+            for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+                c[i] = NAN;
+            for (int launch = 0; launch < 2; ++launch) {
+                const int64_t cols = launch ? n - n1 : n1;
+                const struct emulated e = {NULL, a, b, m, n, k, launch ? n1 : 0};
+                const int bn = launch ? gemm_tile_wgmma_bn(m, cols, runs[run].sms) : first,
+                          cm = gemm_tile_wgmma_cm(m, bn), cn = gemm_tile_wgmma_cn(m, bn);
+                const int64_t tiles_n = gemm_tile_wgmma_tiles_n(cols, bn);
+                for (int64_t t = 0; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn);
+                     ++t) {
+                    int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn[GEMM_TILE_WGMMA_MAX_CLUSTER];
+                    for (int rank = 0; rank < cm * cn; ++rank)
+                        gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m, tiles_n,
+                                             &tm[rank], &tn[rank]);
+                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, tm, tn, 0,
+                                      gemm_tile_wgmma_tiles_k(k), c);
+                }
+            }
+            const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+            EXPECT(n1 > 0 && err < 1e-6,
+                   "%s, %lld x %lld in two launches (%lld columns first): the emulated C is off "
+                   "the reference: relative L2 %g",
+                   names[v], (long long)m, (long long)n, (long long)n1, err);
+        }
+    }
+    /* the model: both launches' requests, each counted as its blocks run them */
+    struct bf_site s[BF_MAX_SITES];
+    gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 1000, 14336, 4096, 4, &bf_rules_sm90, s);
+    const uint64_t ktiles = 64, wide = 4 * 49 * 2, middle = 4 * 14 * 2; /* tiles of each */
+    EXPECT(s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * (wide * 256 + middle * 128) &&
+               s[GEMM_TILE_SITE_WGMMA_B].wavefronts == ktiles * GEMM_TILE_WGMMA_CONSUMERS *
+                                                           GEMM_TILE_WGMMA_KK *
+                                                           (wide * 64 + middle * 32) &&
+               s[GEMM_TILE_SITE_WGMMA_A].requests ==
+                   ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK * (wide + middle),
+           "1000 x 14336 x 4096: the model's B lines %llu and wgmma B wavefronts %llu",
+           (unsigned long long)s[GEMM_TILE_SITE_TMA_B].wavefronts,
+           (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts);
 }
 
 /* The one refusal rule both paths ask (gemm_tile.h's list), and the Hopper
@@ -1560,6 +1715,7 @@ int main(void)
     test_wgmma_split();
     test_wgmma_order();
     test_wgmma_emulated();
+    test_wgmma_two_launches();
     test_refusals();
     return unit_finish("test_gemm_tile");
 }
