@@ -1363,6 +1363,26 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
             }
 }
 
+/* A launch over `cols` of C's columns from e->col_first on, in tiles bn
+ * wide and clusters of cm x cn, as `clusters` clusters of the persistent
+ * grid take its cluster tiles: each cluster's tiles emulated in turn. */
+static void emu_wgmma_launch(enum gemm_tile_variant v, int bn, int cm, int cn,
+                             const struct emulated *e, uint8_t *smem[], int64_t cols,
+                             int64_t clusters, float *c)
+{
+    const int64_t tiles_m = gemm_tile_wgmma_tiles_m(e->m),
+                  tiles_n = gemm_tile_wgmma_tiles_n(cols, bn);
+    for (int64_t cluster = 0; cluster < clusters; ++cluster)
+        for (int64_t t = cluster; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn);
+             t += clusters) {
+            int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn[GEMM_TILE_WGMMA_MAX_CLUSTER];
+            for (int rank = 0; rank < cm * cn; ++rank)
+                gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m, tiles_n, &tm[rank],
+                                     &tn[rank]);
+            emu_wgmma_cluster(v, bn, cm, cn, e, smem, tm, tn, 0, gemm_tile_wgmma_tiles_k(e->k), c);
+        }
+}
+
 /* Split K's data path (gemm_tile_wgmma.cu's store_split) for one narrow
  * tile: part r's block multiplies its K tiles (gemm_tile_wgmma_split_ktiles)
  * as the kernel does, then pushes, for i < 4, thread t's float4 of n8 tile
@@ -1433,18 +1453,7 @@ static void test_wgmma_emulated(void)
             const struct emulated e = {NULL, a, b, m, n, k, 0};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
-            const int64_t tiles_m = gemm_tile_wgmma_tiles_m(m),
-                          tiles_n = gemm_tile_wgmma_tiles_n(n, bn);
-            for (int64_t cluster = 0; cluster < clusters; ++cluster)
-                for (int64_t t = cluster;
-                     t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn); t += clusters) {
-                    int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn[GEMM_TILE_WGMMA_MAX_CLUSTER];
-                    for (int rank = 0; rank < cm * cn; ++rank)
-                        gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m, tiles_n,
-                                             &tm[rank], &tn[rank]);
-                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, tm, tn, 0,
-                                      gemm_tile_wgmma_tiles_k(k), c);
-                }
+            emu_wgmma_launch((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, n, clusters, c);
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
             EXPECT(err < 1e-6,
                    "%s, bn %d, clusters of %d x %d: the emulated wgmma kernel's C is off the "
@@ -1600,8 +1609,7 @@ static void test_wgmma_two_launches(void)
         int sms;
     } runs[] = {{329, 388, 6}, {129, 516, 4}};
     for (int run = 0; run < 2; ++run) {
-        const int64_t m = runs[run].m, n = runs[run].n, k = 200,
-                      tiles_m = gemm_tile_wgmma_tiles_m(m);
+        const int64_t m = runs[run].m, n = runs[run].n, k = 200;
         for (int64_t i = 0; i < m * k; ++i)
             a[i] = gemm_tile_ref_random_half(31, (uint64_t)i);
         for (int64_t i = 0; i < n * k; ++i)
@@ -1615,18 +1623,9 @@ static void test_wgmma_two_launches(void)
             for (int launch = 0; launch < 2; ++launch) {
                 const int64_t cols = launch ? n - n1 : n1;
                 const struct emulated e = {NULL, a, b, m, n, k, launch ? n1 : 0};
-                const int bn = launch ? gemm_tile_wgmma_bn(m, cols, runs[run].sms) : first,
-                          cm = gemm_tile_wgmma_cm(m, bn), cn = gemm_tile_wgmma_cn(m, bn);
-                const int64_t tiles_n = gemm_tile_wgmma_tiles_n(cols, bn);
-                for (int64_t t = 0; t < gemm_tile_wgmma_cluster_tiles(tiles_m, tiles_n, cm, cn);
-                     ++t) {
-                    int64_t tm[GEMM_TILE_WGMMA_MAX_CLUSTER], tn[GEMM_TILE_WGMMA_MAX_CLUSTER];
-                    for (int rank = 0; rank < cm * cn; ++rank)
-                        gemm_tile_wgmma_tile(t, rank % cm, rank / cm, cm, cn, tiles_m, tiles_n,
-                                             &tm[rank], &tn[rank]);
-                    emu_wgmma_cluster((enum gemm_tile_variant)v, bn, cm, cn, &e, smem, tm, tn, 0,
-                                      gemm_tile_wgmma_tiles_k(k), c);
-                }
+                const int bn = launch ? gemm_tile_wgmma_bn(m, cols, runs[run].sms) : first;
+                emu_wgmma_launch((enum gemm_tile_variant)v, bn, gemm_tile_wgmma_cm(m, bn),
+                                 gemm_tile_wgmma_cn(m, bn), &e, smem, cols, 1, c);
             }
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
             EXPECT(n1 > 0 && err < 1e-6,
