@@ -683,7 +683,7 @@ static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, i
     if (err != cudaSuccess)
         return err;
     int first_bn = 0;
-    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, at.sms, &first_bn);
+    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, k, at.sms, &first_bn);
     if (n1 == 0)
         return launch_width<V>(first_bn, c, a, b, m, n, k, at);
     at.cols = n1;

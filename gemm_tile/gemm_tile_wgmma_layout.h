@@ -435,19 +435,30 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
  * 66 clusters, the last one 26 (cost 40); 49 wide tile columns are 3 whole
  * rounds (30) and the other 1792 columns 112 middle tiles, one round (6):
  * 36. n1 is the most columns of whole cluster tiles that fill `rounds`
- * whole rounds; taken where the two cost less than one launch, else 0.
- * The launcher and the bank model both ask this; -D
+ * whole rounds; taken where the two, plus what the second launch itself
+ * costs, are less than one launch, else 0. That cost is LAUNCH_KTILES K
+ * tiles of a wide tile: the second launch's start and the first one's
+ * drain, measured on the H200 at K = 4096 as 7-8 us, 11 K tiles (1000 x
+ * 14336 took 170 us in two launches, 185 in one); 16 keeps 512 x 11008
+ * (18 against 16 rounds' cost, 2 x 64 K tiles to gain) in one launch,
+ * which ran 5-7% slower in two. So a short K keeps one launch. The
+ * launcher and the bank model both ask this; -D
  * GEMM_TILE_WGMMA_TWO_LAUNCHES=0 keeps one launch. */
 #ifndef GEMM_TILE_WGMMA_TWO_LAUNCHES
 #define GEMM_TILE_WGMMA_TWO_LAUNCHES 1
 #endif
-static BF_HD int64_t gemm_tile_wgmma_first_columns(int64_t m, int64_t n, int sms, int *first_bn)
+#define GEMM_TILE_WGMMA_LAUNCH_KTILES 16
+static BF_HD int64_t gemm_tile_wgmma_first_columns(int64_t m, int64_t n, int64_t k, int sms,
+                                                   int *first_bn)
 {
     const int bn = gemm_tile_wgmma_bn(m, n, sms);
     *first_bn = bn;
-    if (!GEMM_TILE_WGMMA_TWO_LAUNCHES || m < 1 || n < 1)
+    if (!GEMM_TILE_WGMMA_TWO_LAUNCHES || m < 1 || n < 1 || k < 1)
         return 0;
-    int64_t least = gemm_tile_wgmma_cost(bn) * gemm_tile_wgmma_rounds(m, n, bn, sms), n1 = 0;
+    const int64_t ktiles = gemm_tile_wgmma_tiles_k(k);
+    /* in tenths of a wide tile's K tile */
+    int64_t least = gemm_tile_wgmma_cost(bn) * gemm_tile_wgmma_rounds(m, n, bn, sms) * ktiles,
+            n1 = 0;
     const int widths[2] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID};
     for (int i = 0; i < 2; ++i) {
         const int w = widths[i], cm = gemm_tile_wgmma_cm(m, w),
@@ -460,8 +471,10 @@ static BF_HD int64_t gemm_tile_wgmma_first_columns(int64_t m, int64_t n, int sms
             continue;
         const int rest = gemm_tile_wgmma_bn(m, n - columns, sms);
         const int64_t cost =
-            gemm_tile_wgmma_cost(w) * gemm_tile_wgmma_rounds(m, columns, w, sms) +
-            gemm_tile_wgmma_cost(rest) * gemm_tile_wgmma_rounds(m, n - columns, rest, sms);
+            (gemm_tile_wgmma_cost(w) * gemm_tile_wgmma_rounds(m, columns, w, sms) +
+             gemm_tile_wgmma_cost(rest) * gemm_tile_wgmma_rounds(m, n - columns, rest, sms)) *
+                ktiles +
+            GEMM_TILE_WGMMA_COST_WIDE * GEMM_TILE_WGMMA_LAUNCH_KTILES;
         if (cost < least) {
             least = cost;
             n1 = columns;

@@ -1506,51 +1506,65 @@ static void test_wgmma_emulated(void)
 }
 
 /* Two launches (gemm_tile_wgmma_first_columns): on 132 SMs the sweep's
- * shapes whose last round leaves SMs idle take C's first n1 columns in
- * whole rounds of one tile and the rest in the tile picked for them alone;
- * the others one launch. On a GPU of other SMs, both launches' blocks, each
- * taking its tiles as the persistent grid hands them out, store every
- * element of C once, the first launch's never past n1; and emulated (the
- * kernel's TMA boxes, wgmma and staged stores, from the launch's first
- * column on), C is the reference's. */
+ * shapes whose last round leaves SMs idle, and whose K is long enough to
+ * pay for a second launch, take C's first n1 columns in whole rounds of
+ * one tile and the rest in the tile picked for them alone; the others one
+ * launch. On a GPU of other SMs, both launches' blocks, each taking its
+ * tiles as the persistent grid hands them out, store every element of C
+ * once, the first launch's never past n1; and emulated (the kernel's TMA
+ * boxes, wgmma and staged stores, from the launch's first column on), C
+ * is the reference's. */
 static void test_wgmma_two_launches(void)
 {
     const struct {
-        int64_t m, n;
+        int64_t m, n, k;
         int sms;
         int64_t n1;
         int first, rest;
     } picks[] = {
         /* 1000 x 14336: 4 wide rounds (40) against 3 over 49 tile columns
-         * and one middle round over 1792 (36) */
-        {1000, 14336, 132, 12544, 256, 128},
+         * and one middle round over 1792 (36), 64 K tiles each: 2560
+         * against 2304 and the second launch's 160 */
+        {1000, 14336, 4096, 132, 12544, 256, 128},
+        {4096, 11008, 4096, 132, 10496, 256, 128},
+        {1700, 2600, 4096, 132, 2304, 256, 64},
         /* 512 x 11008: 3 middle rounds (18) against one wide over 8448
-         * and one middle over 2560 (16) */
-        {512, 11008, 132, 8448, 256, 128},
-        {4096, 11008, 132, 10496, 256, 128},
-        {2000, 3000, 132, 2048, 256, 128},
-        {1000, 11008, 132, 0, 256, 0},
-        {4096, 14336, 132, 0, 256, 0},
-        {128, 11008, 132, 0, 128, 0},
-        {8192, 8192, 132, 0, 256, 0},
-        {256, 256, 132, 0, 64, 0},
-        {329, 388, 6, 384, 128, 64},
-        {129, 516, 4, 512, 256, 64},
-        {0, 516, 4, 0, 0, 0},
-        {129, 0, 4, 0, 0, 0},
+         * and one middle over 2560 (16): 1152 against 1024 + 160 */
+        {512, 11008, 4096, 132, 0, 128, 0},
+        {1000, 14336, 2048, 132, 0, 256, 0}, /* 1280 against 1152 + 160 */
+        {1000, 14336, 24, 132, 0, 256, 0},
+        {2000, 3000, 4096, 132, 0, 128, 0},
+        {1000, 11008, 4096, 132, 0, 256, 0},
+        {4096, 14336, 4096, 132, 0, 256, 0},
+        {128, 11008, 4096, 132, 0, 128, 0},
+        {8192, 8192, 8192, 132, 0, 256, 0},
+        {256, 256, 256, 132, 0, 64, 0},
+        /* the tests' two-launch shapes (api_edges, the suite) */
+        {1, 16904, 10304, 132, 16896, 128, 64},
+        {257, 11272, 5184, 132, 8448, 256, 128},
+        {257, 8449, 3456, 132, 8448, 256, 64},
+        {329, 388, 1 << 20, 6, 384, 128, 64},
+        {129, 516, 1 << 20, 4, 512, 256, 64},
+        {0, 516, 4096, 4, 0, 0, 0},
+        {129, 0, 4096, 4, 0, 0, 0},
+        {129, 516, 0, 4, 0, 128, 0},
     };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         int first = 0;
         const int64_t m = picks[i].m, n = picks[i].n,
-                      n1 = gemm_tile_wgmma_first_columns(m, n, picks[i].sms, &first);
+                      n1 = gemm_tile_wgmma_first_columns(m, n, picks[i].k, picks[i].sms, &first);
         const int rest = n1 > 0 ? gemm_tile_wgmma_bn(m, n - n1, picks[i].sms) : 0;
         EXPECT(n1 == picks[i].n1 && (m < 1 || n < 1 || first == picks[i].first) &&
                    rest == picks[i].rest,
-               "%lld x %lld on %d SMs: %lld columns in tiles %d wide then %d, want %lld, %d, %d",
-               (long long)m, (long long)n, picks[i].sms, (long long)n1, first, rest,
-               (long long)picks[i].n1, picks[i].first, picks[i].rest);
+               "%lld x %lld x %lld on %d SMs: %lld columns in tiles %d wide then %d, want %lld, "
+               "%d, %d",
+               (long long)m, (long long)n, (long long)picks[i].k, picks[i].sms, (long long)n1,
+               first, rest, (long long)picks[i].n1, picks[i].first, picks[i].rest);
     }
-    /* every element once: each launch's clusters hand out its cluster tiles */
+    /* every element once: each launch's clusters hand out its cluster tiles
+     * (at a K long enough that the second launch's cost leaves the rounds
+     * to decide) */
+    const int64_t long_k = (int64_t)1 << 20;
     static unsigned char seen[16 * 14336];
     const int64_t ms[] = {1, 129, 329, 1000, 2000}, ns[] = {388, 516, 3000, 11008, 14336};
     const int smss[] = {1, 4, 6, 20, 132};
@@ -1560,7 +1574,7 @@ static void test_wgmma_two_launches(void)
             for (int g = 0; g < 5; ++g) {
                 const int64_t m = ms[a], n = ns[b], tiles_m = gemm_tile_wgmma_tiles_m(m);
                 int first = 0;
-                const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, smss[g], &first);
+                const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, long_k, smss[g], &first);
                 two += n1 > 0;
                 memset(seen, 0, sizeof seen);
                 int64_t bad = 0;
@@ -1594,9 +1608,9 @@ static void test_wgmma_two_launches(void)
                        (long long)m, (long long)n, smss[g], (long long)n1, (long long)bad);
             }
     EXPECT(two >= 10, "two launches at %d of the 125 shapes", two);
-    /* emulated: 329 x 388 x 200 on 6 SMs (middle tiles in clusters of 2,
-     * then one narrow tile column of 4), 129 x 516 x 200 on 4 (wide, then
-     * narrow) */
+    /* emulated: 329 x 388 on 6 SMs (middle tiles in clusters of 2, then one
+     * narrow tile column of 4), 129 x 516 on 4 (wide, then narrow), each
+     * split as at a long K and emulated at K = 200 */
     static uint16_t a[329 * 200], b[516 * 200];
     static float c[329 * 516];
     static double want[329 * 516];
@@ -1616,7 +1630,7 @@ static void test_wgmma_two_launches(void)
             b[i] = gemm_tile_ref_random_half(32, (uint64_t)i);
         gemm_tile_ref(want, a, b, m, n, k);
         int first = 0;
-        const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, runs[run].sms, &first);
+        const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, long_k, runs[run].sms, &first);
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
