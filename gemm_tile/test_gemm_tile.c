@@ -670,6 +670,18 @@ static void test_block_order(void)
         }
 }
 
+/* A (m x k) and B (n x k) of random halves from seeds `seed` and seed + 1,
+ * and their float64 product. */
+static void random_problem(uint16_t *a, uint16_t *b, double *want, int64_t m, int64_t n, int64_t k,
+                           uint64_t seed)
+{
+    for (int64_t i = 0; i < m * k; ++i)
+        a[i] = gemm_tile_ref_random_half(seed, (uint64_t)i);
+    for (int64_t i = 0; i < n * k; ++i)
+        b[i] = gemm_tile_ref_random_half(seed + 1, (uint64_t)i);
+    gemm_tile_ref(want, a, b, m, n, k);
+}
+
 /* 130 x 200 x 200: edge tiles along M and N, and a partial last K tile, in
  * either tile. */
 static void test_emulated(void)
@@ -678,11 +690,7 @@ static void test_emulated(void)
     static uint16_t a[130 * 200], b[200 * 200];
     static float c[130 * 200];
     static double want[130 * 200];
-    for (int64_t i = 0; i < m * k; ++i)
-        a[i] = gemm_tile_ref_random_half(11, (uint64_t)i);
-    for (int64_t i = 0; i < n * k; ++i)
-        b[i] = gemm_tile_ref_random_half(12, (uint64_t)i);
-    gemm_tile_ref(want, a, b, m, n, k);
+    random_problem(a, b, want, m, n, k, 11);
     static uint16_t smem[GEMM_TILE_STAGES * (GEMM_TILE_BM + GEMM_TILE_BN) * 144 / 2];
     for (int vb = 0; vb < 2 * GEMM_TILE_MMA_SYNC_VARIANTS; ++vb) {
         const int v = vb / 2, bn = tile_bns[vb % 2];
@@ -1426,6 +1434,16 @@ static void emu_wgmma_split(enum gemm_tile_variant v, const struct emulated *e, 
                 }
 }
 
+/* Each block of a cluster's shared memory, for the emulated wgmma kernel. */
+static uint8_t **wgmma_cluster_smem(void)
+{
+    static uint8_t memory[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
+    static uint8_t *smem[GEMM_TILE_WGMMA_MAX_CLUSTER];
+    for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
+        smem[r] = memory[r];
+    return smem;
+}
+
 /* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows
  * and of narrow and middle tile columns, a partial K tile) on 2 clusters,
  * so that clusters take two cluster tiles; each of the three tile widths
@@ -1437,15 +1455,8 @@ static void test_wgmma_emulated(void)
     static uint16_t a[300 * 200], b[300 * 200];
     static float c[300 * 300];
     static double want[300 * 300];
-    static uint8_t memory[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
-    uint8_t *smem[GEMM_TILE_WGMMA_MAX_CLUSTER];
-    for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
-        smem[r] = memory[r];
-    for (int64_t i = 0; i < m * k; ++i)
-        a[i] = gemm_tile_ref_random_half(21, (uint64_t)i);
-    for (int64_t i = 0; i < n * k; ++i)
-        b[i] = gemm_tile_ref_random_half(22, (uint64_t)i);
-    gemm_tile_ref(want, a, b, m, n, k);
+    uint8_t **smem = wgmma_cluster_smem();
+    random_problem(a, b, want, m, n, k, 21);
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
         for (int shape = 0; shape < 12; ++shape) {
             const int bn = GEMM_TILE_WGMMA_BN_NARROW << shape / 4, cm = 1 + shape % 2,
@@ -1470,8 +1481,8 @@ static void test_wgmma_emulated(void)
             const int bn = GEMM_TILE_WGMMA_BN_NARROW;
             const uint16_t nan_half = 0x7e00;
             for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
-                for (size_t x = 0; x < sizeof memory[r] / 2; ++x)
-                    memcpy(memory[r] + 2 * x, &nan_half, 2);
+                for (size_t x = 0; x < GEMM_TILE_WGMMA_BARRIERS / 2; ++x)
+                    memcpy(smem[r] + 2 * x, &nan_half, 2);
             gemm_tile_ref(want, a, b, ms, n, k);
             for (size_t x = 0; x < sizeof c / sizeof *c; ++x)
                 c[x] = NAN;
@@ -1615,21 +1626,14 @@ static void test_wgmma_two_launches(void)
     static uint16_t a[329 * 200], b[516 * 200];
     static float c[329 * 516];
     static double want[329 * 516];
-    static uint8_t memory[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_BARRIERS];
-    uint8_t *smem[GEMM_TILE_WGMMA_MAX_CLUSTER];
-    for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
-        smem[r] = memory[r];
+    uint8_t **smem = wgmma_cluster_smem();
     const struct {
         int64_t m, n;
         int sms;
     } runs[] = {{329, 388, 6}, {129, 516, 4}};
     for (int run = 0; run < 2; ++run) {
         const int64_t m = runs[run].m, n = runs[run].n, k = 200;
-        for (int64_t i = 0; i < m * k; ++i)
-            a[i] = gemm_tile_ref_random_half(31, (uint64_t)i);
-        for (int64_t i = 0; i < n * k; ++i)
-            b[i] = gemm_tile_ref_random_half(32, (uint64_t)i);
-        gemm_tile_ref(want, a, b, m, n, k);
+        random_problem(a, b, want, m, n, k, 31);
         int first = 0;
         const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, long_k, runs[run].sms, &first);
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
