@@ -438,10 +438,11 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
  * whole rounds; taken where the two, plus what the second launch itself
  * costs, are less than one launch, else 0. That cost is LAUNCH_KTILES K
  * tiles of a wide tile: the second launch's start and the first one's
- * drain, measured on the H200 at K = 4096 as 7-8 us, 11 K tiles (1000 x
- * 14336 took 170 us in two launches, 185 in one); 16 keeps 512 x 11008
- * (18 against 16 rounds' cost, 2 x 64 K tiles to gain) in one launch,
- * which ran 5-7% slower in two. So a short K keeps one launch. The
+ * drain, 7-8 us on the H200 at K = 4096, about 11 of its 64 K tiles
+ * (1000 x 14336 took 170-174 us in two launches, 180-196 in one); 16
+ * keeps 512 x 11008 (18 against 16 rounds' cost, 2 x 64 K tiles to gain)
+ * in one launch, which ran 5-7% slower in two. So a short K keeps one
+ * launch (docs/notes/gemm_tile/two-launches.md; the H100 unmeasured). The
  * launcher and the bank model both ask this; -D
  * GEMM_TILE_WGMMA_TWO_LAUNCHES=0 keeps one launch. */
 #ifndef GEMM_TILE_WGMMA_TWO_LAUNCHES
