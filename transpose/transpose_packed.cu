@@ -457,6 +457,20 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
      * (transpose_lines_writes). */
     static_assert(E * K == 4, "a cell row is a word");
     const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
+    /* Tiles that hold the last row: its 16 bytes of the chunk column, from
+     * `in` (its last bytes never reach the tile:
+     * transpose_lines_copy_inside), element K m + e in byte E e of last[m].
+     * Loaded here at once: one at a time in the loop below, each waited
+     * for, they kept those tiles storing up to 7x as long as the others
+     * (probes/lines_timeline.cu). */
+    uint32_t last[4] = {0, 0, 0, 0};
+    if (Edge && (tile_row + 1) * transpose_lines_rows(E) > rows - 1) {
+        const unsigned char *last_row = in + ((rows - 1) * cols + o0) * E;
+#pragma unroll
+        for (int b = 0; b < 16; ++b)
+            if (o0 + b / E < cols)
+                last[b / 4] |= (uint32_t)last_row[b] << 8 * (b % 4);
+    }
     uintptr_t at_r = (uintptr_t)(out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E) +
                      4 * (uintptr_t)(lane - TRANSPOSE_LINES_ABOVE);
     const uintptr_t rows_bytes = (uintptr_t)(rows * E);
@@ -486,15 +500,17 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
                 if (first_row >= 0 && first_row + K < rows) {
                     *to = word;
                 } else { /* the matrix's first or last rows: the elements inside, the
-                          * last row's from `in` (transpose_lines_copy_inside) */
-                    const unsigned char *last = in + ((rows - 1) * cols + o0 + K * m + e) * E;
+                          * last row's from last[] */
 #pragma unroll
                     for (int n = 0; n < K; ++n)
-                        if (first_row + n >= 0 && first_row + n < rows)
-                            memcpy((unsigned char *)to + n * E,
-                                   first_row + n == rows - 1 ? last
-                                                             : (const unsigned char *)&word + n * E,
-                                   E);
+                        if (first_row + n >= 0 && first_row + n < rows) {
+                            const uint32_t v = first_row + n == rows - 1 ? last[m] >> 8 * E * e
+                                                                         : word >> 8 * E * n;
+                            if (E == 1)
+                                ((uint8_t *)to)[n] = (uint8_t)v;
+                            else
+                                ((uint16_t *)to)[n] = (uint16_t)v;
+                        }
                 }
             }
         }
