@@ -44,7 +44,7 @@ static inline size_t probe_most_bytes(const struct probe_case *cases, size_t cou
 }
 
 /* For qsort over float times. */
-static int by_value(const void *a, const void *b)
+static inline int by_value(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);

@@ -2,10 +2,12 @@
  * tile a block, four blocks an SM, each copying its tile in, then storing
  * it) against the same tiles on a persistent grid, two tiles a block in
  * shared memory, the next one's copies in flight while it stores this one
- * (transpose_packed_lines_piped). Contenders' reps interleaved, timed as
+ * (transpose_packed_lines_piped), and on a persistent grid of four blocks
+ * an SM, one tile a block at a time (transpose_packed_lines_looped).
+ * Contenders' reps interleaved, timed as
  * `bankfree bench` times (L2 flushed by a read where the data is under 4x
  * L2, else cold; medians of 60), as a fraction of the bench's copy kernel;
- * each piped output compared in full with the library's. Slower but for
+ * each output compared in full with the library's. Both slower but for
  * the smallest bytes (docs/notes/transpose/odd-shapes.md). On a GPU machine:
  *   cmake --build build --target transpose_probe_lines_piped &&
  *   build/transpose/transpose_probe_lines_piped */
@@ -76,6 +78,41 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
     }
 }
 
+/* The lines kernel on a persistent grid of four blocks an SM, one tile a
+ * block at a time (the library's tile and phases): no block ends and none
+ * starts between tiles, the last tile's stores still draining while the
+ * block copies the next. */
+template <int E>
+__global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
+                                  BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 4))
+    transpose_packed_lines_looped(void *__restrict__ out_, const void *__restrict__ in_,
+                                  int64_t rows, int64_t cols, int64_t tile_rows, int64_t tiles)
+{
+    __shared__ __align__(
+        128) unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))];
+    unsigned char *__restrict__ out = (unsigned char *)out_;
+    const unsigned char *__restrict__ in = (const unsigned char *)in_;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const int64_t tile_row = t % tile_rows, tile_col = t / tile_rows;
+        if (transpose_lines_edge(E, rows, cols, tile_row, tile_col))
+            lines_tile<E, true>(out, in, rows, cols, tile_row, tile_col, tile);
+        else
+            lines_tile<E, false>(out, in, rows, cols, tile_row, tile_col, tile);
+        __syncthreads(); /* before the next copies overwrite it */
+    }
+}
+
+template <int E>
+static void launch_looped(void *out, const void *in, int64_t rows, int64_t cols, int sms)
+{
+    const int64_t tile_rows = transpose_lines_tile_rows(E, rows);
+    const int64_t tiles = tile_rows * transpose_cells_tile_cols(E, cols);
+    const int64_t grid = tiles < 4 * (int64_t)sms ? tiles : 4 * (int64_t)sms;
+    transpose_packed_lines_looped<E>
+        <<<(unsigned)grid, TRANSPOSE_CELLS_THREADS>>>(out, in, rows, cols, tile_rows, tiles);
+    CHECK(cudaGetLastError());
+}
+
 template <int E, int Blocks>
 static void launch_piped(void *out, const void *in, int64_t rows, int64_t cols, int sms)
 {
@@ -95,7 +132,7 @@ static void launch_piped(void *out, const void *in, int64_t rows, int64_t cols, 
 }
 
 /* 0 copy kernel, 1 library, 2 piped at 2 blocks an SM, 3 at 3, 4 at 4
- * (halves; bytes' two tiles take 96 KiB: 2 only). False: not run. */
+ * (halves; bytes' two tiles take 96 KiB: 2 only), 5 looped. False: not run. */
 static int gpu_sms; /* the GPU's SMs */
 static bool launch(int k, void *out, const void *in, int64_t rows, int64_t cols, int e)
 {
@@ -117,10 +154,16 @@ static bool launch(int k, void *out, const void *in, int64_t rows, int64_t cols,
             return false;
         launch_piped<2, 3>(out, in, rows, cols, gpu_sms);
         return true;
-    default:
+    case 4:
         if (e == 1)
             return false;
         launch_piped<2, 4>(out, in, rows, cols, gpu_sms);
+        return true;
+    default:
+        if (e == 1)
+            launch_looped<1>(out, in, rows, cols, gpu_sms);
+        else
+            launch_looped<2>(out, in, rows, cols, gpu_sms);
         return true;
     }
 }
@@ -131,8 +174,9 @@ int main(void)
         {1, 7919, 8209}, {1, 16383, 16385}, {1, 8193, 8193}, {1, 2047, 2049}, {1, 4099, 300},
         {2, 7919, 8209}, {2, 16383, 16385}, {2, 8193, 8193}, {2, 2047, 2049}, {2, 300, 4099},
     };
-    static const char *const names[] = {"copy kernel", "library", "piped 2", "piped 3", "piped 4"};
+    static const char *const names[] = {"copy kernel", "library", "piped 2",
+                                        "piped 3",     "piped 4", "looped 4"};
     CHECK(cudaDeviceGetAttribute(&gpu_sms, cudaDevAttrMultiProcessorCount, 0));
-    probe_contenders(cases, sizeof cases / sizeof *cases, -1, names, 5, launch);
+    probe_contenders(cases, sizeof cases / sizeof *cases, -1, names, 6, launch);
     return 0;
 }
