@@ -460,9 +460,8 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
     /* Tiles that hold the last row: its 16 bytes of the chunk column, from
      * `in` (its last bytes never reach the tile:
      * transpose_lines_copy_inside), element K m + e in byte E e of last[m].
-     * Loaded here at once: one at a time in the loop below, each waited
-     * for, they kept those tiles storing up to 7x as long as the others
-     * (probes/lines_timeline.cu). */
+     * Loaded here at once, where the loop below would wait for each in
+     * turn. */
     uint32_t last[4] = {0, 0, 0, 0};
     if (Edge && (tile_row + 1) * transpose_lines_rows(E) > rows - 1) {
         const unsigned char *last_row = in + ((rows - 1) * cols + o0) * E;
