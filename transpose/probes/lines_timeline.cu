@@ -195,11 +195,78 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
     CHECK(cudaEventDestroy(stop));
 }
 
+/* --resident: the same kernel with dynamic shared memory that leaves
+ * room for 4, 3 or 2 blocks an SM (fewer tiles in flight: shorter waits
+ * for each), medians of 30 reps in turns, as a fraction of the copy
+ * kernel's. */
+static void resident(int e, int64_t rows, int64_t cols, int l2)
+{
+    const size_t bytes = (size_t)(rows * cols * e);
+    const dim3 grid((unsigned)transpose_lines_tile_rows(e, rows),
+                    (unsigned)transpose_cells_tile_cols(e, cols));
+    const int tile = TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, e));
+    const int extra[4] = {0, 0, 70 * 1024 - tile, 100 * 1024 - tile}; /* none; 4, 3, 2 an SM */
+    void *in, *out, *flush;
+    unsigned long long(*stamps)[4];
+    CHECK(cudaMalloc(&in, bytes));
+    CHECK(cudaMalloc(&out, bytes));
+    CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
+    CHECK(cudaMalloc(&stamps, (size_t)grid.x * grid.y * sizeof *stamps));
+    CHECK(cudaMemset(in, 0x5a, bytes));
+    CHECK(cudaFuncSetAttribute(lines_timed<1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               100 * 1024));
+    CHECK(cudaFuncSetAttribute(lines_timed<2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               100 * 1024));
+    const bool flushed = 2 * bytes < 4 * (size_t)l2;
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    enum { REPS = 30 };
+    static float ms[4][REPS];
+    for (int rep = -2; rep < REPS; ++rep)
+        for (int k = 0; k < 4; ++k) {
+            if (flushed)
+                flush_l2(flush, 2 * (size_t)l2, rep);
+            CHECK(cudaEventRecord(start, 0));
+            if (k == 0)
+                CHECK(bf_copy_kernel_ceiling(out, in, bytes, 0));
+            else if (e == 1)
+                lines_timed<1><<<grid, TRANSPOSE_CELLS_THREADS, (size_t)extra[k]>>>(out, in, rows,
+                                                                                    cols, stamps);
+            else
+                lines_timed<2><<<grid, TRANSPOSE_CELLS_THREADS, (size_t)extra[k]>>>(out, in, rows,
+                                                                                    cols, stamps);
+            CHECK(cudaGetLastError());
+            CHECK(cudaEventRecord(stop, 0));
+            CHECK(cudaEventSynchronize(stop));
+            if (rep >= 0)
+                CHECK(cudaEventElapsedTime(&ms[k][rep], start, stop));
+        }
+    float med[4];
+    for (int k = 0; k < 4; ++k) {
+        qsort(ms[k], REPS, sizeof **ms, by_value);
+        med[k] = ms[k][REPS / 2];
+    }
+    printf(
+        "e %d, %lld x %lld: copy kernel %.1f us; 4 an SM %.3f, 3 an SM %.3f, 2 an SM %.3f of it\n",
+        e, (long long)rows, (long long)cols, 1e3 * med[0], med[0] / med[1], med[0] / med[2],
+        med[0] / med[3]);
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(flush));
+    CHECK(cudaFree(stamps));
+}
+
 int main(int argc, char **argv)
 {
     int sms = 0, l2 = 0;
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    if (argc > 1 && strcmp(argv[1], "--resident") == 0) {
+        for (int a = 2; a + 2 < argc; a += 3)
+            resident(atoi(argv[a]), atoll(argv[a + 1]), atoll(argv[a + 2]), l2);
+        return 0;
+    }
     if (argc > 1) {
         for (int a = 1; a + 2 < argc; a += 3)
             run(atoi(argv[a]), atoll(argv[a + 1]), atoll(argv[a + 2]), sms, l2);
