@@ -5,9 +5,10 @@
  * runs it (L2 flushed by a read under 4x L2, else cold); of the last of a
  * few reps it prints the span, the blocks' copy and store phases by wave
  * (blocks ranked by entry, 4 an SM a wave) and, over the span, how many
- * blocks were copying and how many storing. On a GPU machine:
+ * blocks were copying and how many storing, which tiles stored longest
+ * and which ended last. On a GPU machine:
  *   cmake --build build --target transpose_probe_lines_timeline &&
- *   build/transpose/transpose_probe_lines_timeline [e rows cols ...] */
+ *   build/transpose/transpose_probe_lines_timeline [--resident] [e rows cols ...] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,16 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
         }
         printf("%8.2f %8d %8d %8.2f\n", (double)(at - t0) / 1e3, copying, storing,
                (double)(copying + storing) / wave);
+    }
+    /* the longest store phases: which tiles */
+    for (size_t b = 0; b < blocks; ++b)
+        v[b] = (s[b][2] - s[b][1]) << 20 | b;
+    qsort(v, blocks, sizeof *v, by_u64);
+    printf("the 12 longest store phases: tile row, column, SM, entry, store (us)\n");
+    for (size_t i = blocks > 12 ? blocks - 12 : 0; i < blocks; ++i) {
+        const size_t b = (size_t)(v[i] & ((1u << 20) - 1));
+        printf("%6zu %4zu %4llu %8.2f %8.2f\n", b % grid.x, b / grid.x, s[b][3],
+               (double)(s[b][0] - t0) / 1e3, (double)(s[b][2] - s[b][1]) / 1e3);
     }
     /* the last blocks to end: which tiles, and when */
     for (size_t b = 0; b < blocks; ++b)
