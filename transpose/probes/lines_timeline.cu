@@ -29,12 +29,13 @@ static __device__ __forceinline__ unsigned long long now_ns()
     return t;
 }
 
-/* stamps[block]: entry, tile in, stores issued, SM */
+typedef unsigned long long stamp_t[4]; /* a block's entry, tile in, stores issued (ns), SM */
+
 template <int E>
 __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
                                   BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 4))
     lines_timed(void *__restrict__ out_, const void *__restrict__ in_, int64_t rows, int64_t cols,
-                unsigned long long (*stamps)[4])
+                stamp_t *stamps)
 {
     __shared__ __align__(
         128) unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))];
@@ -80,48 +81,112 @@ static double median_of(unsigned long long *v, size_t n)
     return n ? (double)v[n / 2] : 0.0;
 }
 
+/* Blocks ranked by key[b] (a block index fits in 20 bits): order[i] is
+ * the i-th. key is overwritten. */
+static void rank(unsigned long long *key, size_t *order, size_t blocks)
+{
+    for (size_t b = 0; b < blocks; ++b)
+        key[b] = key[b] << 20 | b;
+    qsort(key, blocks, sizeof *key, by_u64);
+    for (size_t b = 0; b < blocks; ++b)
+        order[b] = (size_t)(key[b] & ((1u << 20) - 1));
+}
+
+/* The median, and in *most the largest, of stamp `to` less stamp `from`
+ * (-1: less t0) over blocks order[0 .. n), in ns; v is scratch. */
+static double phase(const stamp_t *s, const size_t *order, size_t n, int from, int to,
+                    unsigned long long t0, unsigned long long *v, double *most)
+{
+    *most = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const stamp_t *b = &s[order[i]];
+        v[i] = (*b)[to] - (from < 0 ? t0 : (*b)[from]);
+        *most = (double)v[i] > *most ? (double)v[i] : *most;
+    }
+    return median_of(v, n);
+}
+
+/* A shape's buffers (`in` random enough: not zeros), the L2 flush, the
+ * stamps and the events. */
+struct timeline_case {
+    int e;
+    int64_t rows, cols;
+    size_t bytes;
+    dim3 grid;
+    bool flushed; /* under 4x L2: flushed by a read before each rep, else cold */
+    size_t flush_bytes;
+    void *in, *out, *flush;
+    stamp_t *stamps;
+    cudaEvent_t start, stop;
+};
+
+static struct timeline_case case_open(int e, int64_t rows, int64_t cols, int l2)
+{
+    struct timeline_case c;
+    c.e = e, c.rows = rows, c.cols = cols;
+    c.bytes = (size_t)(rows * cols * e);
+    c.grid = dim3((unsigned)transpose_lines_tile_rows(e, rows),
+                  (unsigned)transpose_cells_tile_cols(e, cols));
+    c.flushed = 2 * c.bytes < 4 * (size_t)l2;
+    c.flush_bytes = 2 * (size_t)l2;
+    CHECK(cudaMalloc(&c.in, c.bytes));
+    CHECK(cudaMalloc(&c.out, c.bytes));
+    CHECK(cudaMalloc(&c.flush, c.flush_bytes));
+    CHECK(cudaMalloc(&c.stamps, (size_t)c.grid.x * c.grid.y * sizeof *c.stamps));
+    CHECK(cudaMemset(c.in, 0x5a, c.bytes));
+    CHECK(cudaMemset(c.flush, 1, c.flush_bytes));
+    CHECK(cudaEventCreate(&c.start));
+    CHECK(cudaEventCreate(&c.stop));
+    return c;
+}
+
+static void case_close(struct timeline_case *c)
+{
+    CHECK(cudaFree(c->in));
+    CHECK(cudaFree(c->out));
+    CHECK(cudaFree(c->flush));
+    CHECK(cudaFree(c->stamps));
+    CHECK(cudaEventDestroy(c->start));
+    CHECK(cudaEventDestroy(c->stop));
+}
+
+/* One rep, after the flush where the case is flushed: the copy kernel
+ * (extra < 0), else the timed lines kernel with `extra` bytes of dynamic
+ * shared memory. Its event time in ms. */
+static float case_rep(struct timeline_case *c, int rep, int extra)
+{
+    if (c->flushed)
+        flush_l2(c->flush, c->flush_bytes, rep);
+    CHECK(cudaEventRecord(c->start, 0));
+    if (extra < 0)
+        CHECK(bf_copy_kernel_ceiling(c->out, c->in, c->bytes, 0));
+    else if (c->e == 1)
+        lines_timed<1><<<c->grid, TRANSPOSE_CELLS_THREADS, (size_t)extra>>>(c->out, c->in, c->rows,
+                                                                            c->cols, c->stamps);
+    else
+        lines_timed<2><<<c->grid, TRANSPOSE_CELLS_THREADS, (size_t)extra>>>(c->out, c->in, c->rows,
+                                                                            c->cols, c->stamps);
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventRecord(c->stop, 0));
+    CHECK(cudaEventSynchronize(c->stop));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, c->start, c->stop));
+    return ms;
+}
+
 static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
 {
-    const size_t bytes = (size_t)(rows * cols * e);
-    const dim3 grid((unsigned)transpose_lines_tile_rows(e, rows),
-                    (unsigned)transpose_cells_tile_cols(e, cols));
-    const size_t blocks = (size_t)grid.x * grid.y;
-    void *in, *out, *flush;
-    unsigned long long(*stamps)[4];
-    CHECK(cudaMalloc(&in, bytes));
-    CHECK(cudaMalloc(&out, bytes));
-    CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
-    CHECK(cudaMalloc(&stamps, blocks * sizeof *stamps));
-    CHECK(cudaMemset(in, 0x5a, bytes));
-    CHECK(cudaMemset(flush, 1, 2 * (size_t)l2));
-    const bool flushed = 2 * bytes < 4 * (size_t)l2;
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
+    struct timeline_case c = case_open(e, rows, cols, l2);
+    const size_t blocks = (size_t)c.grid.x * c.grid.y;
     float ms = 0, copy_ms = 0;
     for (int rep = 0; rep < 5; ++rep) {
-        if (flushed)
-            flush_l2(flush, 2 * (size_t)l2, rep);
-        CHECK(cudaEventRecord(start, 0));
-        CHECK(bf_copy_kernel_ceiling(out, in, bytes, 0));
-        CHECK(cudaEventRecord(stop, 0));
-        CHECK(cudaEventSynchronize(stop));
-        CHECK(cudaEventElapsedTime(&copy_ms, start, stop));
-        if (flushed)
-            flush_l2(flush, 2 * (size_t)l2, rep);
-        CHECK(cudaEventRecord(start, 0));
-        if (e == 1)
-            lines_timed<1><<<grid, TRANSPOSE_CELLS_THREADS>>>(out, in, rows, cols, stamps);
-        else
-            lines_timed<2><<<grid, TRANSPOSE_CELLS_THREADS>>>(out, in, rows, cols, stamps);
-        CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(stop, 0));
-        CHECK(cudaEventSynchronize(stop));
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        copy_ms = case_rep(&c, rep, -1);
+        ms = case_rep(&c, rep, 0);
     }
-    unsigned long long(*s)[4] = (unsigned long long(*)[4])malloc(blocks * sizeof *s);
+    stamp_t *s = (stamp_t *)malloc(blocks * sizeof *s);
     unsigned long long *v = (unsigned long long *)malloc(blocks * sizeof *v);
-    CHECK(cudaMemcpy(s, stamps, blocks * sizeof *s, cudaMemcpyDeviceToHost));
+    size_t *order = (size_t *)malloc(blocks * sizeof *order);
+    CHECK(cudaMemcpy(s, c.stamps, blocks * sizeof *s, cudaMemcpyDeviceToHost));
     unsigned long long t0 = ~0ull, t_end = 0;
     for (size_t b = 0; b < blocks; ++b) {
         t0 = s[b][0] < t0 ? s[b][0] : t0;
@@ -129,35 +194,22 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
     }
     printf("\ne %d, %lld x %lld (%s): %zu blocks, %.2f waves of 4 an SM; events %.1f us (copy "
            "kernel %.1f us, %.3f of it), stamps' span %.1f us\n",
-           e, (long long)rows, (long long)cols, flushed ? "flushed" : "cold", blocks,
+           e, (long long)rows, (long long)cols, c.flushed ? "flushed" : "cold", blocks,
            (double)blocks / (4.0 * sms), 1e3 * ms, 1e3 * copy_ms, copy_ms / ms,
            (double)(t_end - t0) / 1e3);
     /* blocks ranked by entry; per wave the medians */
-    size_t *order = (size_t *)malloc(blocks * sizeof *order);
     for (size_t b = 0; b < blocks; ++b)
-        v[b] = (s[b][0] - t0) << 20 | b;
-    qsort(v, blocks, sizeof *v, by_u64);
-    for (size_t b = 0; b < blocks; ++b)
-        order[b] = (size_t)(v[b] & ((1u << 20) - 1));
+        v[b] = s[b][0] - t0;
+    rank(v, order, blocks);
     const size_t wave = 4 * (size_t)sms;
     printf("%5s %10s %10s %10s %10s %10s\n", "wave", "entry us", "copy us", "store us", "copy max",
            "store max");
     for (size_t w0 = 0; w0 < blocks; w0 += wave) {
         const size_t n = blocks - w0 < wave ? blocks - w0 : wave;
-        double entry, copy, store, copy_max = 0, store_max = 0;
-        for (size_t i = 0; i < n; ++i)
-            v[i] = s[order[w0 + i]][0] - t0;
-        entry = median_of(v, n);
-        for (size_t i = 0; i < n; ++i) {
-            v[i] = s[order[w0 + i]][1] - s[order[w0 + i]][0];
-            copy_max = (double)v[i] > copy_max ? (double)v[i] : copy_max;
-        }
-        copy = median_of(v, n);
-        for (size_t i = 0; i < n; ++i) {
-            v[i] = s[order[w0 + i]][2] - s[order[w0 + i]][1];
-            store_max = (double)v[i] > store_max ? (double)v[i] : store_max;
-        }
-        store = median_of(v, n);
+        double entry_max, copy_max, store_max;
+        const double entry = phase(s, order + w0, n, -1, 0, t0, v, &entry_max),
+                     copy = phase(s, order + w0, n, 0, 1, t0, v, &copy_max),
+                     store = phase(s, order + w0, n, 1, 2, t0, v, &store_max);
         printf("%5zu %10.2f %10.2f %10.2f %10.2f %10.2f\n", w0 / wave, entry / 1e3, copy / 1e3,
                store / 1e3, copy_max / 1e3, store_max / 1e3);
     }
@@ -176,34 +228,29 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
     }
     /* the longest store phases: which tiles */
     for (size_t b = 0; b < blocks; ++b)
-        v[b] = (s[b][2] - s[b][1]) << 20 | b;
-    qsort(v, blocks, sizeof *v, by_u64);
+        v[b] = s[b][2] - s[b][1];
+    rank(v, order, blocks);
     printf("the 12 longest store phases: tile row, column, SM, entry, store (us)\n");
     for (size_t i = blocks > 12 ? blocks - 12 : 0; i < blocks; ++i) {
-        const size_t b = (size_t)(v[i] & ((1u << 20) - 1));
-        printf("%6zu %4zu %4llu %8.2f %8.2f\n", b % grid.x, b / grid.x, s[b][3],
+        const size_t b = order[i];
+        printf("%6zu %4zu %4llu %8.2f %8.2f\n", b % c.grid.x, b / c.grid.x, s[b][3],
                (double)(s[b][0] - t0) / 1e3, (double)(s[b][2] - s[b][1]) / 1e3);
     }
     /* the last blocks to end: which tiles, and when */
     for (size_t b = 0; b < blocks; ++b)
-        v[b] = (s[b][2] - t0) << 20 | b;
-    qsort(v, blocks, sizeof *v, by_u64);
+        v[b] = s[b][2] - t0;
+    rank(v, order, blocks);
     printf("the last 24 blocks to end: tile row, column, SM, entry, tile in, end (us)\n");
     for (size_t i = blocks > 24 ? blocks - 24 : 0; i < blocks; ++i) {
-        const size_t b = (size_t)(v[i] & ((1u << 20) - 1));
-        printf("%6zu %4zu %4llu %8.2f %8.2f %8.2f\n", b % grid.x, b / grid.x, s[b][3],
+        const size_t b = order[i];
+        printf("%6zu %4zu %4llu %8.2f %8.2f %8.2f\n", b % c.grid.x, b / c.grid.x, s[b][3],
                (double)(s[b][0] - t0) / 1e3, (double)(s[b][1] - t0) / 1e3,
                (double)(s[b][2] - t0) / 1e3);
     }
     free(order);
     free(v);
     free(s);
-    CHECK(cudaFree(in));
-    CHECK(cudaFree(out));
-    CHECK(cudaFree(flush));
-    CHECK(cudaFree(stamps));
-    CHECK(cudaEventDestroy(start));
-    CHECK(cudaEventDestroy(stop));
+    case_close(&c);
 }
 
 /* --resident: the same kernel with dynamic shared memory that leaves
@@ -212,46 +259,21 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
  * kernel's. */
 static void resident(int e, int64_t rows, int64_t cols, int l2)
 {
-    const size_t bytes = (size_t)(rows * cols * e);
-    const dim3 grid((unsigned)transpose_lines_tile_rows(e, rows),
-                    (unsigned)transpose_cells_tile_cols(e, cols));
+    struct timeline_case c = case_open(e, rows, cols, l2);
     const int tile = TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, e));
-    const int extra[4] = {0, 0, 70 * 1024 - tile, 100 * 1024 - tile}; /* none; 4, 3, 2 an SM */
-    void *in, *out, *flush;
-    unsigned long long(*stamps)[4];
-    CHECK(cudaMalloc(&in, bytes));
-    CHECK(cudaMalloc(&out, bytes));
-    CHECK(cudaMalloc(&flush, 2 * (size_t)l2));
-    CHECK(cudaMalloc(&stamps, (size_t)grid.x * grid.y * sizeof *stamps));
-    CHECK(cudaMemset(in, 0x5a, bytes));
+    /* the copy kernel; 4, 3, 2 blocks an SM */
+    const int extra[4] = {-1, 0, 70 * 1024 - tile, 100 * 1024 - tile};
     CHECK(cudaFuncSetAttribute(lines_timed<1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                100 * 1024));
     CHECK(cudaFuncSetAttribute(lines_timed<2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                100 * 1024));
-    const bool flushed = 2 * bytes < 4 * (size_t)l2;
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
     enum { REPS = 30 };
     static float ms[4][REPS];
     for (int rep = -2; rep < REPS; ++rep)
         for (int k = 0; k < 4; ++k) {
-            if (flushed)
-                flush_l2(flush, 2 * (size_t)l2, rep);
-            CHECK(cudaEventRecord(start, 0));
-            if (k == 0)
-                CHECK(bf_copy_kernel_ceiling(out, in, bytes, 0));
-            else if (e == 1)
-                lines_timed<1><<<grid, TRANSPOSE_CELLS_THREADS, (size_t)extra[k]>>>(out, in, rows,
-                                                                                    cols, stamps);
-            else
-                lines_timed<2><<<grid, TRANSPOSE_CELLS_THREADS, (size_t)extra[k]>>>(out, in, rows,
-                                                                                    cols, stamps);
-            CHECK(cudaGetLastError());
-            CHECK(cudaEventRecord(stop, 0));
-            CHECK(cudaEventSynchronize(stop));
+            const float t = case_rep(&c, rep, extra[k]);
             if (rep >= 0)
-                CHECK(cudaEventElapsedTime(&ms[k][rep], start, stop));
+                ms[k][rep] = t;
         }
     float med[4];
     for (int k = 0; k < 4; ++k) {
@@ -262,10 +284,7 @@ static void resident(int e, int64_t rows, int64_t cols, int l2)
         "e %d, %lld x %lld: copy kernel %.1f us; 4 an SM %.3f, 3 an SM %.3f, 2 an SM %.3f of it\n",
         e, (long long)rows, (long long)cols, 1e3 * med[0], med[0] / med[1], med[0] / med[2],
         med[0] / med[3]);
-    CHECK(cudaFree(in));
-    CHECK(cudaFree(out));
-    CHECK(cudaFree(flush));
-    CHECK(cudaFree(stamps));
+    case_close(&c);
 }
 
 int main(int argc, char **argv)
