@@ -474,6 +474,18 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
                      4 * (uintptr_t)(lane - TRANSPOSE_LINES_ABOVE);
     const uintptr_t rows_bytes = (uintptr_t)(rows * E);
     const uint32_t writes = transpose_lines_writes(lane);
+    /* Edge tiles: the lane's word holds rows lane_row - d ... + K - 1, d =
+     * (at % 4) / E (the elements of the cell row before). It is whole, and
+     * stored as the interior's are, where they all lie inside the matrix
+     * and none is its last (whose last bytes are last[]'s): d_above < d <=
+     * d_below, both clamped to -1 ... K once here, so that the test costs
+     * the loop a few 32-bit instructions; the other words (the first and
+     * last rows' tiles only) element by element, behind a vote that lets
+     * the other warps pass at once. */
+    const int64_t lane_row =
+        tile_row * transpose_lines_rows(E) + K * (int64_t)(lane - TRANSPOSE_LINES_ABOVE);
+    const int d_below = (int)(lane_row < K ? lane_row : K),
+              d_above = (int)(lane_row + K - rows < -1 ? -1 : lane_row + K - rows);
 #pragma unroll
     for (int m = 0; m < 4; ++m)
 #pragma unroll
@@ -485,32 +497,29 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
             const uint32_t word =
                 transpose_lines_word(__shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], at);
             uint32_t *to = (uint32_t *)(at_r & ~(uintptr_t)3);
-            if (!Edge) { /* a predicated store, no branch around it */
-                asm volatile(
-                    "{\n.reg .pred p;\nsetp.ne.u32 p, %2, 0;\n@p st.global.b32 [%0], %1;\n}\n" ::
-                        "l"(to),
-                    "r"(word), "r"((unsigned)transpose_lines_writes_at(writes, at))
-                    : "memory");
-            } else if (transpose_lines_writes_at(writes, at)) {
-                const unsigned sb =
-                    (at - 4 * (unsigned)(lane - TRANSPOSE_LINES_ABOVE)) % TRANSPOSE_SECTOR;
-                const int w = lane - TRANSPOSE_LINES_ABOVE + (int)(sb / 4);
-                const int64_t first_row = tile_row * transpose_lines_rows(E) - sb / E + K * w;
-                if (first_row >= 0 && first_row + K < rows) {
-                    *to = word;
-                } else { /* the matrix's first or last rows: the elements inside, the
-                          * last row's from last[] */
+            const int d = (int)(at % 4) / E;
+            const bool writes_here = transpose_lines_writes_at(writes, at),
+                       whole = !Edge || (d > d_above && d <= d_below);
+            const unsigned store = writes_here && whole;
+            /* a predicated store, no branch around it */
+            asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %2, 0;\n"
+                         "@p st.global.b32 [%0], %1;\n}\n" ::"l"(to),
+                         "r"(word), "r"(store)
+                         : "memory");
+            if (Edge && __any_sync(~0u, writes_here && !whole) && writes_here && !whole) {
+                /* the matrix's first or last rows: the elements inside, the last row's
+                 * from last[] */
+                const int64_t first_row = lane_row - d;
 #pragma unroll
-                    for (int n = 0; n < K; ++n)
-                        if (first_row + n >= 0 && first_row + n < rows) {
-                            const uint32_t v = first_row + n == rows - 1 ? last[m] >> 8 * E * e
-                                                                         : word >> 8 * E * n;
-                            if (E == 1)
-                                ((uint8_t *)to)[n] = (uint8_t)v;
-                            else
-                                ((uint16_t *)to)[n] = (uint16_t)v;
-                        }
-                }
+                for (int n = 0; n < K; ++n)
+                    if (first_row + n >= 0 && first_row + n < rows) {
+                        const uint32_t v =
+                            first_row + n == rows - 1 ? last[m] >> 8 * E * e : word >> 8 * E * n;
+                        if (E == 1)
+                            ((uint8_t *)to)[n] = (uint8_t)v;
+                        else
+                            ((uint16_t *)to)[n] = (uint16_t)v;
+                    }
             }
         }
 }
