@@ -6,9 +6,14 @@
  * few reps it prints the span, the blocks' copy and store phases by wave
  * (blocks ranked by entry, 4 an SM a wave) and, over the span, how many
  * blocks were copying and how many storing, which tiles stored longest
- * and which ended last. On a GPU machine:
+ * and which ended last (--edge-first: the grid's last tile column, the
+ * one at the right edge, run first). Other modes time contenders in turns:
+ * --resident (blocks an SM), --order (edge first or not), --rows (the
+ * first and last tile rows without their checks, or first; --rows-first
+ * gives their timeline). On a GPU machine:
  *   cmake --build build --target transpose_probe_lines_timeline &&
- *   build/transpose/transpose_probe_lines_timeline [--resident] [e rows cols ...] */
+ *   build/transpose/transpose_probe_lines_timeline
+ *     [--edge-first | --rows-first | --resident | --order | --rows] [e rows cols ...] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,25 +36,50 @@ static __device__ __forceinline__ unsigned long long now_ns()
 
 typedef unsigned long long stamp_t[4]; /* a block's entry, tile in, stores issued (ns), SM */
 
+/* How the timed kernel runs its tiles: the library's way, or */
+enum {
+    EDGE_FIRST = 1, /* the last tile column (the right edge) first, the rest in order */
+    ROWS_STORE = 2, /* the first and last tile rows store as the interior's (wrong output,
+                     * past the matrix into the pads: case_open) */
+    ROWS_FIRST = 4, /* the first and last tile rows of every column first, then the rest */
+    PAD = 4 << 20   /* bytes before and after `in` and `out` */
+};
+
 template <int E>
 __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
                                   BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 4))
     lines_timed(void *__restrict__ out_, const void *__restrict__ in_, int64_t rows, int64_t cols,
-                stamp_t *stamps)
+                stamp_t *stamps, int how)
 {
     __shared__ __align__(
         128) unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))];
     unsigned char *out = (unsigned char *)out_;
     const unsigned char *in = (const unsigned char *)in_;
-    const int64_t tile_row = blockIdx.x, tile_col = blockIdx.y;
-    const size_t b = blockIdx.x + (size_t)blockIdx.y * gridDim.x;
+    int64_t tile_row = blockIdx.x,
+            tile_col = how & EDGE_FIRST ? (blockIdx.y + gridDim.y - 1) % gridDim.y : blockIdx.y;
+    if (how & ROWS_FIRST) { /* tile rows 0 and last0 on: the rows' edge tiles */
+        const int64_t last0 = (rows - 1) / transpose_lines_rows(E), ends = gridDim.x - last0 + 1,
+                      q = blockIdx.x + (int64_t)blockIdx.y * gridDim.x;
+        if (q < ends * gridDim.y)
+            tile_col = q / ends, tile_row = q % ends == 0 ? 0 : last0 + q % ends - 1;
+        else
+            tile_col = (q - ends * gridDim.y) / (last0 - 1),
+            tile_row = 1 + (q - ends * gridDim.y) % (last0 - 1);
+    }
+    const size_t b = (size_t)tile_row + (size_t)tile_col * gridDim.x;
+    /* an edge tile by its rows alone (tile row 1 is none at the probe's shapes) */
+    const bool edge = transpose_lines_edge(E, rows, cols, tile_row, tile_col),
+               row_edge = edge && !transpose_lines_edge(E, rows, cols, 1, tile_col);
     unsigned long long t0 = now_ns(), t1, t2;
-    if (transpose_lines_edge(E, rows, cols, tile_row, tile_col)) {
+    if (edge) {
         lines_copy<E, true>(tile, in, rows, cols, tile_row, tile_col);
         copies_wait();
         __syncthreads();
         t1 = now_ns();
-        lines_store<E, true>(out, in, rows, cols, tile_row, tile_col, tile);
+        if (row_edge && (how & ROWS_STORE))
+            lines_store<E, false>(out, in, rows, cols, tile_row, tile_col, tile);
+        else
+            lines_store<E, true>(out, in, rows, cols, tile_row, tile_col, tile);
     } else {
         lines_copy<E, false>(tile, in, rows, cols, tile_row, tile_col);
         copies_wait();
@@ -106,8 +136,9 @@ static double phase(const stamp_t *s, const size_t *order, size_t n, int from, i
     return median_of(v, n);
 }
 
-/* A shape's buffers (`in` random enough: not zeros), the L2 flush, the
- * stamps and the events. */
+/* A shape's buffers (`in` random enough: not zeros; both PAD bytes into
+ * an allocation PAD longer each end), the L2 flush, the stamps and the
+ * events. */
 struct timeline_case {
     int e;
     int64_t rows, cols;
@@ -115,7 +146,8 @@ struct timeline_case {
     dim3 grid;
     bool flushed; /* under 4x L2: flushed by a read before each rep, else cold */
     size_t flush_bytes;
-    void *in, *out, *flush;
+    unsigned char *in, *out;
+    void *flush;
     stamp_t *stamps;
     cudaEvent_t start, stop;
 };
@@ -129,8 +161,9 @@ static struct timeline_case case_open(int e, int64_t rows, int64_t cols, int l2)
                   (unsigned)transpose_cells_tile_cols(e, cols));
     c.flushed = 2 * c.bytes < 4 * (size_t)l2;
     c.flush_bytes = 2 * (size_t)l2;
-    CHECK(cudaMalloc(&c.in, c.bytes));
-    CHECK(cudaMalloc(&c.out, c.bytes));
+    CHECK(cudaMalloc(&c.in, c.bytes + 2 * PAD));
+    CHECK(cudaMalloc(&c.out, c.bytes + 2 * PAD));
+    c.in += PAD, c.out += PAD;
     CHECK(cudaMalloc(&c.flush, c.flush_bytes));
     CHECK(cudaMalloc(&c.stamps, (size_t)c.grid.x * c.grid.y * sizeof *c.stamps));
     CHECK(cudaMemset(c.in, 0x5a, c.bytes));
@@ -142,8 +175,8 @@ static struct timeline_case case_open(int e, int64_t rows, int64_t cols, int l2)
 
 static void case_close(struct timeline_case *c)
 {
-    CHECK(cudaFree(c->in));
-    CHECK(cudaFree(c->out));
+    CHECK(cudaFree(c->in - PAD));
+    CHECK(cudaFree(c->out - PAD));
     CHECK(cudaFree(c->flush));
     CHECK(cudaFree(c->stamps));
     CHECK(cudaEventDestroy(c->start));
@@ -152,8 +185,8 @@ static void case_close(struct timeline_case *c)
 
 /* One rep, after the flush where the case is flushed: the copy kernel
  * (extra < 0), else the timed lines kernel with `extra` bytes of dynamic
- * shared memory. Its event time in ms. */
-static float case_rep(struct timeline_case *c, int rep, int extra)
+ * shared memory, its tiles run as `how` says. Its event time in ms. */
+static float case_rep(struct timeline_case *c, int rep, int extra, int how)
 {
     if (c->flushed)
         flush_l2(c->flush, c->flush_bytes, rep);
@@ -161,11 +194,11 @@ static float case_rep(struct timeline_case *c, int rep, int extra)
     if (extra < 0)
         CHECK(bf_copy_kernel_ceiling(c->out, c->in, c->bytes, 0));
     else if (c->e == 1)
-        lines_timed<1><<<c->grid, TRANSPOSE_CELLS_THREADS, (size_t)extra>>>(c->out, c->in, c->rows,
-                                                                            c->cols, c->stamps);
+        lines_timed<1><<<c->grid, TRANSPOSE_CELLS_THREADS, (size_t)extra>>>(
+            c->out, c->in, c->rows, c->cols, c->stamps, how);
     else
-        lines_timed<2><<<c->grid, TRANSPOSE_CELLS_THREADS, (size_t)extra>>>(c->out, c->in, c->rows,
-                                                                            c->cols, c->stamps);
+        lines_timed<2><<<c->grid, TRANSPOSE_CELLS_THREADS, (size_t)extra>>>(
+            c->out, c->in, c->rows, c->cols, c->stamps, how);
     CHECK(cudaGetLastError());
     CHECK(cudaEventRecord(c->stop, 0));
     CHECK(cudaEventSynchronize(c->stop));
@@ -174,14 +207,14 @@ static float case_rep(struct timeline_case *c, int rep, int extra)
     return ms;
 }
 
-static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
+static void run(int e, int64_t rows, int64_t cols, int sms, int l2, int how)
 {
     struct timeline_case c = case_open(e, rows, cols, l2);
     const size_t blocks = (size_t)c.grid.x * c.grid.y;
     float ms = 0, copy_ms = 0;
     for (int rep = 0; rep < 5; ++rep) {
-        copy_ms = case_rep(&c, rep, -1);
-        ms = case_rep(&c, rep, 0);
+        copy_ms = case_rep(&c, rep, -1, 0);
+        ms = case_rep(&c, rep, 0, how);
     }
     stamp_t *s = (stamp_t *)malloc(blocks * sizeof *s);
     unsigned long long *v = (unsigned long long *)malloc(blocks * sizeof *v);
@@ -192,11 +225,11 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
         t0 = s[b][0] < t0 ? s[b][0] : t0;
         t_end = s[b][2] > t_end ? s[b][2] : t_end;
     }
-    printf("\ne %d, %lld x %lld (%s): %zu blocks, %.2f waves of 4 an SM; events %.1f us (copy "
+    printf("\ne %d, %lld x %lld (%s%s): %zu blocks, %.2f waves of 4 an SM; events %.1f us (copy "
            "kernel %.1f us, %.3f of it), stamps' span %.1f us\n",
-           e, (long long)rows, (long long)cols, c.flushed ? "flushed" : "cold", blocks,
-           (double)blocks / (4.0 * sms), 1e3 * ms, 1e3 * copy_ms, copy_ms / ms,
-           (double)(t_end - t0) / 1e3);
+           e, (long long)rows, (long long)cols, c.flushed ? "flushed" : "cold",
+           how & EDGE_FIRST ? ", edge first" : "", blocks, (double)blocks / (4.0 * sms), 1e3 * ms,
+           1e3 * copy_ms, copy_ms / ms, (double)(t_end - t0) / 1e3);
     /* blocks ranked by entry; per wave the medians */
     for (size_t b = 0; b < blocks; ++b)
         v[b] = s[b][0] - t0;
@@ -211,6 +244,25 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
                      copy = phase(s, order + w0, n, 0, 1, t0, v, &copy_max),
                      store = phase(s, order + w0, n, 1, 2, t0, v, &store_max);
         printf("%5zu %10.2f %10.2f %10.2f %10.2f %10.2f\n", w0 / wave, entry / 1e3, copy / 1e3,
+               store / 1e3, copy_max / 1e3, store_max / 1e3);
+    }
+    /* the same by kind of tile (tile row 1 is no edge at the probe's shapes) */
+    static const char *const kinds[4] = {"interior", "first row", "last rows", "right edge"};
+    for (int kind = 0; kind < 4; ++kind) {
+        size_t n = 0;
+        for (size_t b = 0; b < blocks; ++b) {
+            const int64_t tr = (int64_t)(b % c.grid.x), tc = (int64_t)(b / c.grid.x);
+            const int k = transpose_lines_edge(e, rows, cols, 1, tc)     ? 3
+                          : !transpose_lines_edge(e, rows, cols, tr, tc) ? 0
+                          : tr == 0                                      ? 1
+                                                                         : 2;
+            if (k == kind)
+                order[n++] = b;
+        }
+        double copy_max, store_max;
+        const double copy = phase(s, order, n, 0, 1, t0, v, &copy_max),
+                     store = phase(s, order, n, 1, 2, t0, v, &store_max);
+        printf("%10s %5zu blocks %21.2f %10.2f %10.2f %10.2f\n", kinds[kind], n, copy / 1e3,
                store / 1e3, copy_max / 1e3, store_max / 1e3);
     }
     /* over the span: blocks copying, storing */
@@ -253,33 +305,39 @@ static void run(int e, int64_t rows, int64_t cols, int sms, int l2)
     case_close(&c);
 }
 
+/* Medians of 30 reps in turns of n contenders: extra[k] bytes of dynamic
+ * shared memory (< 0: the copy kernel), its tiles run as how[k] says. */
+static void turns(struct timeline_case *c, int n, const int *extra, const int *how, float *med)
+{
+    enum { REPS = 30, MOST = 4 };
+    static float ms[MOST][REPS];
+    for (int rep = -2; rep < REPS; ++rep)
+        for (int k = 0; k < n && k < MOST; ++k) {
+            const float t = case_rep(c, rep, extra[k], how[k]);
+            if (rep >= 0)
+                ms[k][rep] = t;
+        }
+    for (int k = 0; k < n && k < MOST; ++k) {
+        qsort(ms[k], REPS, sizeof **ms, by_value);
+        med[k] = ms[k][REPS / 2];
+    }
+}
+
 /* --resident: the same kernel with dynamic shared memory that leaves
  * room for 4, 3 or 2 blocks an SM (fewer tiles in flight: shorter waits
- * for each), medians of 30 reps in turns, as a fraction of the copy
- * kernel's. */
+ * for each), as a fraction of the copy kernel's. */
 static void resident(int e, int64_t rows, int64_t cols, int l2)
 {
     struct timeline_case c = case_open(e, rows, cols, l2);
     const int tile = TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, e));
     /* the copy kernel; 4, 3, 2 blocks an SM */
-    const int extra[4] = {-1, 0, 70 * 1024 - tile, 100 * 1024 - tile};
+    const int extra[4] = {-1, 0, 70 * 1024 - tile, 100 * 1024 - tile}, how[4] = {0};
     CHECK(cudaFuncSetAttribute(lines_timed<1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                100 * 1024));
     CHECK(cudaFuncSetAttribute(lines_timed<2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                100 * 1024));
-    enum { REPS = 30 };
-    static float ms[4][REPS];
-    for (int rep = -2; rep < REPS; ++rep)
-        for (int k = 0; k < 4; ++k) {
-            const float t = case_rep(&c, rep, extra[k]);
-            if (rep >= 0)
-                ms[k][rep] = t;
-        }
     float med[4];
-    for (int k = 0; k < 4; ++k) {
-        qsort(ms[k], REPS, sizeof **ms, by_value);
-        med[k] = ms[k][REPS / 2];
-    }
+    turns(&c, 4, extra, how, med);
     printf(
         "e %d, %lld x %lld: copy kernel %.1f us; 4 an SM %.3f, 3 an SM %.3f, 2 an SM %.3f of it\n",
         e, (long long)rows, (long long)cols, 1e3 * med[0], med[0] / med[1], med[0] / med[2],
@@ -287,24 +345,65 @@ static void resident(int e, int64_t rows, int64_t cols, int l2)
     case_close(&c);
 }
 
+/* --order: the tile columns in order (the library's) and the last first, as a
+ * fraction of the copy kernel's. */
+static void order(int e, int64_t rows, int64_t cols, int l2)
+{
+    struct timeline_case c = case_open(e, rows, cols, l2);
+    const int extra[3] = {-1, 0, 0}, how[3] = {0, 0, EDGE_FIRST};
+    float med[3];
+    turns(&c, 3, extra, how, med);
+    printf("e %d, %lld x %lld: copy kernel %.1f us; in order %.3f, edge first %.3f of it\n", e,
+           (long long)rows, (long long)cols, 1e3 * med[0], med[0] / med[1], med[0] / med[2]);
+    case_close(&c);
+}
+
+/* --rows: what the first and last tile rows cost: the library's kernel;
+ * those rows storing as the interior does (wrong output: the time alone);
+ * those rows run first; as a fraction of the copy kernel's. */
+static void edge_rows(int e, int64_t rows, int64_t cols, int l2)
+{
+    struct timeline_case c = case_open(e, rows, cols, l2);
+    const int extra[4] = {-1, 0, 0, 0}, how[4] = {0, 0, ROWS_STORE, ROWS_FIRST};
+    float med[4];
+    turns(&c, 4, extra, how, med);
+    printf("e %d, %lld x %lld: copy kernel %.1f us; library %.3f, edge rows storing as the "
+           "interior %.3f, run first %.3f of it\n",
+           e, (long long)rows, (long long)cols, 1e3 * med[0], med[0] / med[1], med[0] / med[2],
+           med[0] / med[3]);
+    case_close(&c);
+}
+
+/* One shape in the mode argv[1] names ("": the timeline). */
+static void shape(const char *mode, int e, int64_t rows, int64_t cols, int sms, int l2)
+{
+    if (strcmp(mode, "--resident") == 0)
+        resident(e, rows, cols, l2);
+    else if (strcmp(mode, "--order") == 0)
+        order(e, rows, cols, l2);
+    else if (strcmp(mode, "--rows") == 0)
+        edge_rows(e, rows, cols, l2);
+    else
+        run(e, rows, cols, sms, l2,
+            strcmp(mode, "--edge-first") == 0   ? EDGE_FIRST
+            : strcmp(mode, "--rows-first") == 0 ? ROWS_FIRST
+                                                : 0);
+}
+
 int main(int argc, char **argv)
 {
     int sms = 0, l2 = 0;
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    if (argc > 1 && strcmp(argv[1], "--resident") == 0) {
-        for (int a = 2; a + 2 < argc; a += 3)
-            resident(atoi(argv[a]), atoll(argv[a + 1]), atoll(argv[a + 2]), l2);
+    const char *mode = argc > 1 && argv[1][0] == '-' ? argv[1] : "";
+    const int first = *mode ? 2 : 1;
+    for (int a = first; a + 2 < argc; a += 3)
+        shape(mode, atoi(argv[a]), atoll(argv[a + 1]), atoll(argv[a + 2]), sms, l2);
+    if (first < argc)
         return 0;
-    }
-    if (argc > 1) {
-        for (int a = 1; a + 2 < argc; a += 3)
-            run(atoi(argv[a]), atoll(argv[a + 1]), atoll(argv[a + 2]), sms, l2);
-        return 0;
-    }
     static const struct probe_case cases[] = {
         {1, 7919, 8209}, {1, 7553, 8209}, {1, 16383, 16385}, {2, 7919, 8209}, {2, 16383, 16385}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
-        run(cases[c].e, cases[c].rows, cases[c].cols, sms, l2);
+        shape(mode, cases[c].e, cases[c].rows, cases[c].cols, sms, l2);
     return 0;
 }
