@@ -443,16 +443,17 @@ static void test_lines_shortcuts(void)
 }
 
 /* The lines kernel (transpose_packed_lines) emulated through its layout
- * functions: each block's copies into a tile (zeros where a copy reads
- * nothing: the last bytes of `in` too, the last row's elements then taken
- * from `in` as the kernel takes them), then each warp's reads of its
- * lanes' rows (16 bytes at each row's phase, from its two chunks), the
- * cells transposed, and each output word made of the lane before's cell
- * and the lane's own (transpose_lines_word), written where the kernel
- * writes it, element by element where it sticks out of the matrix; the
- * output must be the reference, byte for byte, each element once, nothing
- * outside, every whole word on 4 bytes of `out` and each segment's first on
- * a sector. `out` on a sector and 1, 2, 3, 5, 6, 7 (bytes) or 2, 6 (halves)
+ * functions: each block's copies into a tile (rows past the matrix's ends
+ * wrapped in edge tiles; zeros where a copy reads nothing: the last bytes
+ * of `in` too, that row's 16 bytes then taken from `in` as the kernel
+ * takes them), then each warp's reads of its lanes' rows (16 bytes at
+ * each row's phase, from its two chunks), the cells transposed, and each
+ * output word made of the lane before's cell and the lane's own
+ * (transpose_lines_word), written where the kernel writes it if the tile
+ * owns it (transpose_lines_owns), element by element across an end of
+ * `out`; the output must be the reference, byte for byte, each element
+ * once, nothing outside, every whole word on 4 bytes of `out` and each
+ * segment's first on a sector. `out` on a sector and 1, 2, 3, 5, 6, 7 (bytes) or 2, 6 (halves)
  * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
  * multiple of the tile's own (the edge test's boundary) and rows of under
  * 383 bytes (whose last tile column copies past `in` a tile row early). */
@@ -488,11 +489,16 @@ static void test_lines_emulated(void)
                                 const bool got = transpose_lines_copy_inside(
                                     elem, rows, cols, tr, tc, t, ch, in_at, &from);
                                 const unsigned g = transpose_lines_first_chunk(
-                                    in_at, transpose_lines_row_byte(elem, cols, tr, tc, t));
+                                    in_at,
+                                    transpose_lines_row_byte_wrapped(elem, rows, cols, tr, tc, t));
                                 unsigned char *to =
                                     tile + transpose_lines_offset(elem, t, ch - (int)g, g);
                                 memset(to, 0, 16);
-                                em.outside |= !edge && !got;
+                                em.outside |=
+                                    !edge &&
+                                    (!got || transpose_lines_row_byte_wrapped(elem, rows, cols, tr,
+                                                                              tc, t) !=
+                                                 transpose_lines_row_byte(elem, cols, tr, tc, t));
                                 if (got)
                                     memcpy(to, em.in + from, 16);
                             }
@@ -503,8 +509,8 @@ static void test_lines_emulated(void)
                             for (int lane = 0; lane < 32; ++lane)
                                 for (int i = 0; i < k; ++i) {
                                     const int t = k * lane + i;
-                                    const int64_t rb =
-                                        transpose_lines_row_byte(elem, cols, tr, tc, t);
+                                    const int64_t rb = transpose_lines_row_byte_wrapped(
+                                        elem, rows, cols, tr, tc, t);
                                     const unsigned in_rb = in_at + (unsigned)rb;
                                     unsigned char two[32];
                                     for (int half = 0; half < 2; ++half)
@@ -512,16 +518,27 @@ static void test_lines_emulated(void)
                                                tile + transpose_lines_chunk(elem, lane, i, in_rb,
                                                                             j + half),
                                                16);
-                                    /* word e of cell m: element e of word m of the row's 16
-                                     * bytes from its phase, rows in order */
+                                    /* the row's 16 bytes from its phase; where they reach
+                                     * the last 16 bytes of `in` (not whole: never copied),
+                                     * from `in` (zeros past it) */
+                                    unsigned char past[16];
+                                    const unsigned char *row16 = two + (rb & 15);
+                                    const int64_t at = rb + 16 * j;
+                                    if (at + 16 > ((int64_t)em.bytes & ~(int64_t)15)) {
+                                        for (int b = 0; b < 16; ++b)
+                                            past[b] =
+                                                at + b < (int64_t)em.bytes ? em.in[at + b] : 0;
+                                        row16 = past;
+                                    }
+                                    /* word e of cell m: element e of word m of those,
+                                     * rows in order */
                                     for (int m = 0; m < 4; ++m)
                                         for (int e = 0; e < k; ++e) {
                                             uint32_t *w = &cell[lane][m][e];
                                             if (i == 0)
                                                 *w = 0;
                                             uint32_t v = 0;
-                                            memcpy(&v, two + (rb & 15) + 4 * m + e * elem,
-                                                   (size_t)elem);
+                                            memcpy(&v, row16 + 4 * m + e * elem, (size_t)elem);
                                             *w |= v << (8 * elem * i);
                                         }
                                 }
@@ -553,11 +570,9 @@ static void test_lines_emulated(void)
                                         const uint32_t word = transpose_lines_word(
                                             cell[lane > 0 ? lane - 1 : 0][m][e], cell[lane][m][e],
                                             at);
-                                        const int64_t first =
-                                            tr * transpose_lines_rows(elem) - sb / elem + k * w;
-                                        em.outside |= !edge && (first < 0 || first + k >= rows);
                                         /* where the kernel stores the word: on 4 bytes of
-                                         * `out`, the segment's first word on a sector */
+                                         * `out`, the segment's first word on a sector
+                                         * (addresses from out - out_at, on a sector) */
                                         const int64_t word_at =
                                             (int64_t)out_at +
                                             (o * rows + tr * transpose_lines_rows(elem) -
@@ -567,16 +582,21 @@ static void test_lines_emulated(void)
                                         em.outside |= (word_at % 4 + 4) % 4 != 0 ||
                                                       (w == 0 && (word_at % 32 + 32) % 32 != 0) ||
                                                       (unsigned)word_at != (at & ~3u);
-                                        for (int n = 0; n < k; ++n) {
-                                            if (first + n < 0 || first + n >= rows)
-                                                continue;
-                                            emulation_put(
-                                                &em, (o * rows + first + n) * elem,
-                                                first + n == rows - 1
-                                                    ? em.in + ((rows - 1) * cols + o) * elem
-                                                    : (const unsigned char *)&word + n * elem,
-                                                elem);
-                                        }
+                                        const int64_t begin = out_at, end = begin + em.bytes;
+                                        const bool mine = transpose_lines_owns(
+                                            (uint64_t)word_at,
+                                            (uint64_t)(begin + (o + 1) * rows * elem),
+                                            o + 1 == cols);
+                                        const bool whole = word_at >= begin && word_at + 4 <= end;
+                                        em.outside |= !edge && !(mine && whole);
+                                        if (!mine)
+                                            continue;
+                                        for (int n = 0; n < k; ++n)
+                                            if (word_at + n * elem >= begin &&
+                                                word_at + (n + 1) * elem <= end)
+                                                emulation_put(
+                                                    &em, word_at + n * elem - begin,
+                                                    (const unsigned char *)&word + n * elem, elem);
                                     }
                                 }
                         }

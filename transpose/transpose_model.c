@@ -82,7 +82,8 @@ static void model_lines_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
                 const bool inside = transpose_lines_copy_inside(elem_bytes, rows, cols, tile_row,
                                                                 tile_col, t, s, 0, &from);
                 const unsigned g = transpose_lines_first_chunk(
-                    0, transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t));
+                    0, transpose_lines_row_byte_wrapped(elem_bytes, rows, cols, tile_row, tile_col,
+                                                        t));
                 global[lane] = inside ? (uint64_t)from : 0;
                 shared[lane] = transpose_lines_offset(elem_bytes, t, s - (int)g, g);
                 zero |= (uint32_t)!inside << lane;
@@ -97,8 +98,8 @@ static void model_lines_tile(int elem_bytes, int64_t rows, int64_t cols, int64_t
             for (int half = 0; half < 2; ++half) {
                 uint32_t addr[BF_WARP];
                 for (int lane = 0; lane < BF_WARP; ++lane) {
-                    const unsigned row_byte = (unsigned)transpose_lines_row_byte(
-                        elem_bytes, cols, tile_row, tile_col, k * lane + i);
+                    const unsigned row_byte = (unsigned)transpose_lines_row_byte_wrapped(
+                        elem_bytes, rows, cols, tile_row, tile_col, k * lane + i);
                     addr[lane] = transpose_lines_chunk(elem_bytes, lane, i, row_byte, j + half);
                 }
                 bf_site_add(read, rules, addr, ~0u);

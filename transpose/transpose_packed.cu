@@ -359,9 +359,12 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
  * takes the word of the lane before by a shuffle and writes its own word
  * (lanes 8 - cs ... 31 - cs of a row whose phase is cs cells:
  * transpose_lines_writes). Edge tiles
- * (transpose_lines_edge) check their copies and write words that stick
- * out of the matrix, or hold its last row, element by element; the others
- * neither. Four blocks
+ * (transpose_lines_edge) take rows past the matrix's ends from its other
+ * end (transpose_lines_row_byte_wrapped), so that every sector is written
+ * whole by one block: they leave the sector where the next output row
+ * starts to that row's first tile row (transpose_lines_owns), check their
+ * copies, and write words across an end of `out` element by element; the
+ * others do none of it. Four blocks
  * an SM (32 registers). Needs sm_80 (cp.async). */
 template <int E, bool Edge>
 static __device__ __forceinline__ void
@@ -376,7 +379,9 @@ lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t ro
             break; /* whole warps */
         /* where the row's first line lies in `in` and in the tile; its others
          * lie 128 bytes on in both (transpose_lines_copy) */
-        const int64_t row_byte = transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
+        const int64_t row_byte =
+            Edge ? transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, t)
+                 : transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
         const unsigned g = transpose_lines_first_chunk(in_at, row_byte);
         const int64_t from = transpose_lines_from(in_at, row_byte, s);
         unsigned char *to = tile + transpose_lines_offset(E, t, s - (int)g, g);
@@ -421,10 +426,18 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
                    first = (unsigned)((uintptr_t)in % 128) +
                            (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0) +
                            (unsigned)(K * lane) * row_step;
+    /* edge tiles: the lane's first row, rows wrapped past the matrix's ends
+     * (transpose_lines_row_byte_wrapped: a row's place moves by wrap) */
+    const int64_t lane_row = tile_row * transpose_lines_rows(E) - TRANSPOSE_LINES_ABOVE * K +
+                             K * (int64_t)lane,
+                  in_bytes = rows * cols * E;
+    const unsigned wrap = (unsigned)((rows * cols - 1) * E);
     uint32_t cell[4][K]; /* cell m, row i: the i-th of lane's rows, word m of its 16 bytes */
 #pragma unroll
     for (int i = 0; i < K; ++i) {
-        const unsigned row_byte = first + (unsigned)i * row_step; /* its phase: mod 16 */
+        unsigned row_byte = first + (unsigned)i * row_step; /* its phase: mod 16 */
+        if (Edge)
+            row_byte += lane_row + i < 0 ? wrap : lane_row + i >= rows ? 0u - wrap : 0u;
         const uint4 a = *(const uint4 *)(tile + chunks(lane, i, row_byte, j)),
                     b = *(const uint4 *)(tile + chunks(lane, i, row_byte, j + 1));
         uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
@@ -443,6 +456,21 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
             asm("prmt.b32.f4e %0, %1, %2, %3;"
                 : "=r"(cell[m][i])
                 : "r"(x[m]), "r"(x[m + 1]), "r"(row_byte));
+        if (Edge) { /* 16 bytes that reach the last 16 of `in`, where those are not whole
+                     * (never copied: transpose_lines_copy_inside), from `in` */
+            const int64_t at =
+                transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, K * lane + i) +
+                16 * j;
+            if (at + 16 > (in_bytes & ~(int64_t)15))
+#pragma unroll
+                for (int m = 0; m < 4; ++m) {
+                    cell[m][i] = 0;
+#pragma unroll
+                    for (int b = 0; b < 4; ++b)
+                        if (at + 4 * m + b < in_bytes)
+                            cell[m][i] |= (uint32_t)in[at + 4 * m + b] << 8 * b;
+                }
+        }
     }
 #pragma unroll
     for (int m = 0; m < 4; ++m)
@@ -457,68 +485,43 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
      * (transpose_lines_writes). */
     static_assert(E * K == 4, "a cell row is a word");
     const int64_t o0 = (tile_col * 16 * TRANSPOSE_CELLS_CHUNKS + 16 * j) / E;
-    /* Tiles that hold the last row: its 16 bytes of the chunk column, from
-     * `in` (its last bytes never reach the tile:
-     * transpose_lines_copy_inside), element K m + e in byte E e of last[m].
-     * Loaded here at once, where the loop below would wait for each in
-     * turn. */
-    uint32_t last[4] = {0, 0, 0, 0};
-    if (Edge && (tile_row + 1) * transpose_lines_rows(E) > rows - 1) {
-        const unsigned char *last_row = in + ((rows - 1) * cols + o0) * E;
-#pragma unroll
-        for (int b = 0; b < 16; ++b)
-            if (o0 + b / E < cols)
-                last[b / 4] |= (uint32_t)last_row[b] << 8 * (b % 4);
-    }
     uintptr_t at_r = (uintptr_t)(out + (o0 * rows + tile_row * transpose_lines_rows(E)) * E) +
                      4 * (uintptr_t)(lane - TRANSPOSE_LINES_ABOVE);
     const uintptr_t rows_bytes = (uintptr_t)(rows * E);
     const uint32_t writes = transpose_lines_writes(lane);
-    /* Edge tiles: the lane's word holds rows lane_row - d ... + K - 1, d =
-     * (at % 4) / E (the elements of the cell row before). It is whole, and
-     * stored as the interior's are, where they all lie inside the matrix
-     * and none is its last (whose last bytes are last[]'s): d_above < d <=
-     * d_below, both clamped to -1 ... K once here, so that the test costs
-     * the loop a few 32-bit instructions; the other words (the first and
-     * last rows' tiles only) element by element, behind a vote that lets
-     * the other warps pass at once. */
-    const int64_t lane_row =
-        tile_row * transpose_lines_rows(E) + K * (int64_t)(lane - TRANSPOSE_LINES_ABOVE);
-    const int d_below = (int)(lane_row < K ? lane_row : K),
-              d_above = (int)(lane_row + K - rows < -1 ? -1 : lane_row + K - rows);
+    /* edge tiles: the ends of `out`, and where output row o + 1 starts
+     * (transpose_lines_owns) */
+    const uintptr_t out_begin = (uintptr_t)out, out_end = out_begin + (uintptr_t)in_bytes;
+    uintptr_t next_r = out_begin + (uintptr_t)(o0 + 1) * rows_bytes;
 #pragma unroll
     for (int m = 0; m < 4; ++m)
 #pragma unroll
-        for (int e = 0; e < K; ++e, at_r += rows_bytes) {
+        for (int e = 0; e < K; ++e, at_r += rows_bytes, next_r += rows_bytes) {
             if (Edge && o0 + K * m + e >= cols)
                 return;           /* the whole warp */
             asm("" : "+l"(at_r)); /* one add a row: ptxas would work each out afresh */
             const unsigned at = (unsigned)at_r; /* at mod 2^32: all but the address needs */
             const uint32_t word =
                 transpose_lines_word(__shfl_up_sync(~0u, cell[m][e], 1), cell[m][e], at);
-            uint32_t *to = (uint32_t *)(at_r & ~(uintptr_t)3);
-            const int d = (int)(at % 4) / E;
+            const uintptr_t to = at_r & ~(uintptr_t)3;
             const bool writes_here = transpose_lines_writes_at(writes, at),
-                       whole = !Edge || (d > d_above && d <= d_below);
-            const unsigned store = writes_here && whole;
+                       mine = !Edge || transpose_lines_owns(to, next_r, o0 + K * m + e + 1 == cols),
+                       whole = !Edge || (to >= out_begin && to + 4 <= out_end);
+            const unsigned store = writes_here && mine && whole;
             /* a predicated store, no branch around it */
             asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %2, 0;\n"
                          "@p st.global.b32 [%0], %1;\n}\n" ::"l"(to),
                          "r"(word), "r"(store)
                          : "memory");
-            if (Edge && __any_sync(~0u, writes_here && !whole) && writes_here && !whole) {
-                /* the matrix's first or last rows: the elements inside, the last row's
-                 * from last[] */
-                const int64_t first_row = lane_row - d;
+            if (Edge && __any_sync(~0u, writes_here && mine && !whole) && writes_here && mine &&
+                !whole) { /* a word across an end of `out`: its elements inside */
 #pragma unroll
                 for (int n = 0; n < K; ++n)
-                    if (first_row + n >= 0 && first_row + n < rows) {
-                        const uint32_t v =
-                            first_row + n == rows - 1 ? last[m] >> 8 * E * e : word >> 8 * E * n;
+                    if (to + E * n >= out_begin && to + E * (n + 1) <= out_end) {
                         if (E == 1)
-                            ((uint8_t *)to)[n] = (uint8_t)v;
+                            *(uint8_t *)(to + n) = (uint8_t)(word >> 8 * n);
                         else
-                            ((uint16_t *)to)[n] = (uint16_t)v;
+                            *(uint16_t *)(to + 2 * n) = (uint16_t)(word >> 16 * n);
                     }
             }
         }

@@ -213,14 +213,17 @@ static BF_HD bool transpose_lines_takes(int elem_bytes, int64_t rows, int64_t co
 }
 
 /* Whether tile row tile_row of tile column tile_col checks what it copies
- * and stores: the first (rows above the matrix), those that reach its last
- * row (a copy may pass the end of `in`), the right edge (columns past it).
- * The others copy 16 bytes every time and store whole words. */
+ * and stores: the first (rows above the matrix), those whose output
+ * segments can reach the sector where the next output row starts (a
+ * segment is 96 bytes from the sector of its first own row: own rows past
+ * rows - 32 / elem_bytes; a copy may pass the end of `in`), the right edge
+ * (columns past it). The others copy 16 bytes every time and store whole
+ * words. */
 static BF_HD bool transpose_lines_edge(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
                                        int64_t tile_col)
 {
     const int64_t own = transpose_lines_rows(elem_bytes);
-    return tile_row == 0 || (tile_row + 1) * own > rows - 1 ||
+    return tile_row == 0 || (tile_row + 1) * own + TRANSPOSE_SECTOR / elem_bytes > rows ||
            (tile_col + 1) * 16 * TRANSPOSE_CELLS_CHUNKS > cols * elem_bytes;
 }
 
@@ -290,6 +293,22 @@ static BF_HD int64_t transpose_lines_row_byte(int elem_bytes, int64_t cols, int6
     const int64_t row = tile_row * transpose_lines_rows(elem_bytes) - TRANSPOSE_LINES_ABOVE * k + t;
     return row * cols * elem_bytes + tile_col * 16 * TRANSPOSE_CELLS_CHUNKS;
 }
+/* transpose_lines_row_byte for the edge tiles, which take the matrix as
+ * one run of rows x cols elements: a row above it is its row rows - i one
+ * element to the left, a row below it its row i one element to the right.
+ * So the words before output row o's first element come out as row o - 1's
+ * last elements and those after its last as o + 1's first: the sector
+ * where o + 1 starts is written whole by o + 1's first tile row
+ * (transpose_lines_owns), never in part by two blocks. */
+static BF_HD int64_t transpose_lines_row_byte_wrapped(int elem_bytes, int64_t rows, int64_t cols,
+                                                      int64_t tile_row, int64_t tile_col, int t)
+{
+    const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
+    const int64_t row = tile_row * transpose_lines_rows(elem_bytes) - TRANSPOSE_LINES_ABOVE * k + t,
+                  byte = transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t),
+                  wrap = (rows * cols - 1) * elem_bytes;
+    return row < 0 ? byte + wrap : row >= rows ? byte - wrap : byte;
+}
 /* Where chunk s of the three lines of a tile row starting at row_byte
  * (transpose_lines_row_byte) lies in `in`, in bytes (in_at: `in`'s place
  * in its line). */
@@ -298,21 +317,29 @@ static BF_HD int64_t transpose_lines_from(unsigned in_at, int64_t row_byte, int 
     return row_byte - (int64_t)((in_at + (unsigned)row_byte) % 128) + 16 * s;
 }
 /* Whether chunk s of tile row t's three lines copies its 16 bytes, from
- * *from (bytes into `in`; else it reads nothing and writes zeros): its row
- * is inside the matrix and the chunk wholly inside `in` (in_at: `in`'s
- * place in its line). A copy of fewer bytes would still read 16 (the
- * sanitizer says so), so the last bytes of `in`, the end of its last row
- * where that is not on 16 bytes, never reach the tile: the kernel stores
- * the last row's elements from `in` itself. */
+ * *from (bytes into `in`, rows wrapped as transpose_lines_row_byte_wrapped
+ * has them; else it reads nothing and writes zeros): the chunk lies wholly
+ * inside `in` (in_at: `in`'s place in its line). A copy of fewer bytes
+ * would still read 16 (the sanitizer says so), so the last bytes of `in`,
+ * the end of its last row where that is not on 16 bytes, never reach the
+ * tile: the kernel loads that row's 16 bytes from `in` itself. */
 static BF_HD bool transpose_lines_copy_inside(int elem_bytes, int64_t rows, int64_t cols,
                                               int64_t tile_row, int64_t tile_col, int t, int s,
                                               unsigned in_at, int64_t *from)
 {
-    const int k = transpose_pack(TRANSPOSE_PACKED, elem_bytes);
-    const int64_t row = tile_row * transpose_lines_rows(elem_bytes) - TRANSPOSE_LINES_ABOVE * k + t;
     *from = transpose_lines_from(
-        in_at, transpose_lines_row_byte(elem_bytes, cols, tile_row, tile_col, t), s);
-    return row >= 0 && row < rows && *from >= 0 && *from + 16 <= rows * cols * elem_bytes;
+        in_at, transpose_lines_row_byte_wrapped(elem_bytes, rows, cols, tile_row, tile_col, t), s);
+    return *from >= 0 && *from + 16 <= rows * cols * elem_bytes;
+}
+
+/* Whether an edge tile writes the word at byte address `word` (on 4
+ * bytes) of output row o, next_row the address of o + 1's first element:
+ * not from the sector where o + 1 starts on, which o + 1's first tile row
+ * writes whole (transpose_lines_row_byte_wrapped), unless o is the last
+ * output row. */
+static BF_HD bool transpose_lines_owns(uint64_t word, uint64_t next_row, bool last_output_row)
+{
+    return last_output_row || word < (next_row & ~(uint64_t)(TRANSPOSE_SECTOR - 1));
 }
 
 /* Output row o's phase in tile row tile_row, in bytes: its element (o, the tile's

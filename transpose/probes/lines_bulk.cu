@@ -52,13 +52,15 @@ static __device__ __forceinline__ void bulk_copy(unsigned char *tile, const unsi
     const int t = threadIdx.x;
     if (t >= 32 * K)
         return;
-    const int64_t row = tile_row * transpose_lines_rows(E) - TRANSPOSE_LINES_ABOVE * K + t;
-    const int64_t start = transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
+    /* edge tiles: rows past the matrix's ends wrapped, as the store phase reads them */
+    const int64_t start =
+        Edge ? transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, t)
+             : transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
     const int64_t from = start - (int64_t)((unsigned)start % 16u);
     uint32_t bytes = 272;
     if (Edge) {
         const int64_t left = rows * cols * E - from;
-        bytes = row < 0 || row >= rows ? 0 : left < 272 ? (uint32_t)(left / 16 * 16) : 272;
+        bytes = left < 272 ? (uint32_t)(left / 16 * 16) : 272;
     }
 #if PROBE_SM90
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
