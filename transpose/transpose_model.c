@@ -170,18 +170,16 @@ static void model_lines_row(int elem_bytes, int64_t rows, int64_t cols, int64_t 
 
 /* The lines kernel's grid. Its copies start each tile row at that row's
  * own place in a 128-byte line of `in`, so down the grid: the edge rows
- * (the first, those that reach the last row) one by one, and the row just
- * above them (its last tile column, an edge tile, may copy past the end of
- * `in`: rows that narrow), the others by where their first row starts in
- * its line (at most 128 kinds; 4 where a row is an odd number of bytes),
- * one of each kind replayed. */
+ * (the first, those near the last row: transpose_lines_edge) one by one,
+ * the others by where their first row starts in its line (at most 128
+ * kinds; 4 where a row is an odd number of bytes), one of each kind
+ * replayed. */
 static void model_lines(int elem_bytes, int64_t rows, int64_t cols,
                         const struct bf_bank_rules *rules, struct bf_site sites[2])
 {
     int64_t first[128], count[128] = {0};
     for (int64_t r = 0; r < transpose_lines_tile_rows(elem_bytes, rows); ++r) {
-        if (transpose_lines_edge(elem_bytes, rows, cols, r, 0) ||
-            (r + 1) * transpose_lines_rows(elem_bytes) >= rows - 1) {
+        if (transpose_lines_edge(elem_bytes, rows, cols, r, 0)) {
             model_lines_row(elem_bytes, rows, cols, r, 1, rules, sites);
             continue;
         }
