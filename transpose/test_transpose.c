@@ -444,19 +444,20 @@ static void test_lines_shortcuts(void)
 
 /* The lines kernel (transpose_packed_lines) emulated through its layout
  * functions: each block's copies into a tile (rows past the matrix's ends
- * wrapped in edge tiles; zeros where a copy reads nothing: the last bytes
- * of `in` too, that row's 16 bytes then taken from `in` as the kernel
- * takes them), then each warp's reads of its lanes' rows (16 bytes at
- * each row's phase, from its two chunks), the cells transposed, and each
- * output word made of the lane before's cell and the lane's own
- * (transpose_lines_word), written where the kernel writes it if the tile
- * owns it (transpose_lines_owns), element by element across an end of
- * `out`; the output must be the reference, byte for byte, each element
- * once, nothing outside, every whole word on 4 bytes of `out` and each
- * segment's first on a sector. `out` on a sector and 1, 2, 3, 5, 6, 7 (bytes) or 2, 6 (halves)
- * bytes past one; `in` on a line and 48 bytes past one. Shapes: rows a
- * multiple of the tile's own (the edge test's boundary) and rows of under
- * 383 bytes (whose last tile column copies past `in` a tile row early). */
+ * wrapped in edge tiles; zeros where a copy reads nothing: the last bytes of
+ * `in` too, that row's 16 bytes then taken from `in` in the tiles
+ * transpose_lines_tail names, as the kernel takes them), then each warp's
+ * reads of its lanes' rows (16 bytes at each row's phase, from its two
+ * chunks), the cells transposed, and each output word made of the lane
+ * before's cell and the lane's own (transpose_lines_word), written where the
+ * kernel writes it if the tile owns it (transpose_lines_owns), element by
+ * element across an end of `out`; the output must be the reference, byte for
+ * byte, each element once, nothing outside, every whole word on 4 bytes of
+ * `out` and each segment's first on a sector. `out` on a sector and 1, 2, 3,
+ * 5, 6, 7 (bytes) or 2, 6 (halves) bytes past one; `in` on a line and 48
+ * bytes past one. Shapes: rows a multiple of the tile's own (the edge test's
+ * boundary) and rows of under 383 bytes (whose last tile column copies past
+ * `in` a tile row early). */
 static void test_lines_emulated(void)
 {
     const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031},
@@ -523,7 +524,8 @@ static void test_lines_emulated(void)
                                     unsigned char past[16];
                                     const unsigned char *row16 = two + (rb & 15);
                                     const int64_t at = rb + 16 * j;
-                                    if (at + 16 > ((int64_t)em.bytes & ~(int64_t)15)) {
+                                    if (edge && transpose_lines_tail(elem, rows, cols, tr, tc) &&
+                                        at + 16 > ((int64_t)em.bytes & ~(int64_t)15)) {
                                         for (int b = 0; b < 16; ++b)
                                             past[b] =
                                                 at + b < (int64_t)em.bytes ? em.in[at + b] : 0;

@@ -426,18 +426,17 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
                    first = (unsigned)((uintptr_t)in % 128) +
                            (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0) +
                            (unsigned)(K * lane) * row_step;
-    /* edge tiles: the lane's first row, rows wrapped past the matrix's ends
-     * (transpose_lines_row_byte_wrapped: a row's place moves by wrap) */
-    const int64_t lane_row = tile_row * transpose_lines_rows(E) - TRANSPOSE_LINES_ABOVE * K +
-                             K * (int64_t)lane,
-                  in_bytes = rows * cols * E;
-    const unsigned wrap = (unsigned)((rows * cols - 1) * E);
+    const int64_t in_bytes = rows * cols * E;
+    const bool tail = Edge && transpose_lines_tail(E, rows, cols, tile_row, tile_col);
     uint32_t cell[4][K]; /* cell m, row i: the i-th of lane's rows, word m of its 16 bytes */
 #pragma unroll
     for (int i = 0; i < K; ++i) {
-        unsigned row_byte = first + (unsigned)i * row_step; /* its phase: mod 16 */
-        if (Edge)
-            row_byte += lane_row + i < 0 ? wrap : lane_row + i >= rows ? 0u - wrap : 0u;
+        /* edge tiles: rows past the matrix's ends wrapped */
+        const int64_t in_row =
+            Edge ? transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, K * lane + i)
+                 : 0;
+        const unsigned row_byte = Edge ? (unsigned)((uintptr_t)in % 128) + (unsigned)in_row
+                                       : first + (unsigned)i * row_step; /* its phase: mod 16 */
         const uint4 a = *(const uint4 *)(tile + chunks(lane, i, row_byte, j)),
                     b = *(const uint4 *)(tile + chunks(lane, i, row_byte, j + 1));
         uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
@@ -456,11 +455,9 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
             asm("prmt.b32.f4e %0, %1, %2, %3;"
                 : "=r"(cell[m][i])
                 : "r"(x[m]), "r"(x[m + 1]), "r"(row_byte));
-        if (Edge) { /* 16 bytes that reach the last 16 of `in`, where those are not whole
+        if (tail) { /* 16 bytes that reach the last 16 of `in`, where those are not whole
                      * (never copied: transpose_lines_copy_inside), from `in` */
-            const int64_t at =
-                transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, K * lane + i) +
-                16 * j;
+            const int64_t at = in_row + 16 * j;
             if (at + 16 > (in_bytes & ~(int64_t)15))
 #pragma unroll
                 for (int m = 0; m < 4; ++m) {

@@ -331,6 +331,19 @@ static BF_HD bool transpose_lines_copy_inside(int elem_bytes, int64_t rows, int6
     return *from >= 0 && *from + 16 <= rows * cols * elem_bytes;
 }
 
+/* Whether tile (tile_row, tile_col), an edge tile, can hold 16 bytes at a
+ * row's phase that reach the last 16 bytes of `in` where those are not
+ * whole (never copied: transpose_lines_copy_inside): row rows - 1, its own
+ * in the last tile row and wrapped in from row -1 in tile row 0, read
+ * within 16 bytes of its end. Tile-uniform: the other edge tiles skip the
+ * test a row. */
+static BF_HD bool transpose_lines_tail(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
+                                       int64_t tile_col)
+{
+    return (tile_row == 0 || (tile_row + 1) * transpose_lines_rows(elem_bytes) >= rows) &&
+           (tile_col + 1) * 16 * TRANSPOSE_CELLS_CHUNKS + 16 > cols * elem_bytes;
+}
+
 /* Whether an edge tile writes the word at byte address `word` (on 4
  * bytes) of output row o, next_row the address of o + 1's first element:
  * not from the sector where o + 1 starts on, which o + 1's first tile row
