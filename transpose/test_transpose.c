@@ -463,13 +463,15 @@ static void test_lines_emulated(void)
     const int64_t cases[][2] = {{264, 257}, {300, 260}, {257, 509}, {520, 777}, {1021, 1031},
                                 {288, 259}, {384, 300}, {336, 261}, {481, 258}};
     static unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(4)];
+    const size_t shapes = sizeof cases / sizeof *cases;
     for (int elem = 1; elem <= 2; ++elem)
-        for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
+        for (size_t c = 0; c < shapes * TRANSPOSE_LINES_STACK_MAX; ++c) /* each shape, stack */
             for (unsigned at = 0; at < 16; at += (unsigned)elem) {
                 const unsigned out_at = at % 8, in_at = at < 8 ? 0 : 48;
-                if (out_at != 0 && out_at % 4 == 0)
+                const int stack = 1 + (int)(c / shapes); /* halves: tiles a block, either way */
+                if ((out_at != 0 && out_at % 4 == 0) || (elem == 1 && stack > 1))
                     continue;
-                const int64_t rows = cases[c][0], cols = cases[c][1];
+                const int64_t rows = cases[c % shapes][0], cols = cases[c % shapes][1];
                 const int k = transpose_pack(TRANSPOSE_PACKED, elem);
                 EXPECT(transpose_lines_launch(TRANSPOSE_PACKED, elem, rows, cols, 90),
                        "%d-byte %lldx%lld: the lines kernel's", elem, (long long)rows,
@@ -478,8 +480,10 @@ static void test_lines_emulated(void)
                 for (int64_t tr = 0; tr < transpose_lines_tile_rows(elem, rows); ++tr)
                     for (int64_t tc = 0; tc < transpose_cells_tile_cols(elem, cols); ++tc) {
                         /* Interior tiles copy 16 bytes every time and store whole words
-                         * unchecked: all must lie inside. */
-                        const bool edge = transpose_lines_edge(elem, rows, cols, tr, tc);
+                         * unchecked: all must lie inside. A block takes the edge path for
+                         * all its tiles where one needs it. */
+                        const bool edge =
+                            transpose_lines_edge_block(elem, rows, cols, stack, tr / stack, tc);
                         memset(tile, 0x5a, sizeof tile);
                         for (int thread = 0; thread < TRANSPOSE_CELLS_THREADS; ++thread)
                             for (int n = 0; n < TRANSPOSE_LINES_COPIES; ++n) {
@@ -603,9 +607,9 @@ static void test_lines_emulated(void)
                         }
                     }
                 EXPECT(emulation_end(&em, elem),
-                       "lines kernel emulated, %d-byte %lldx%lld, out %u bytes past a sector: "
-                       "the transpose, each element once, nothing outside",
-                       elem, (long long)rows, (long long)cols, out_at);
+                       "lines kernel emulated, %d-byte %lldx%lld, %d tiles a block, out %u "
+                       "bytes past a sector: the transpose, each element once, nothing outside",
+                       elem, (long long)rows, (long long)cols, stack, out_at);
             }
     EXPECT(!transpose_lines_shape(1, 255, 4096) && !transpose_lines_shape(1, 4096, 255) &&
                !transpose_lines_shape(2, 4096, 127) && !transpose_lines_shape(4, 4096, 4096) &&

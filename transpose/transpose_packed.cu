@@ -285,6 +285,20 @@ static __device__ __forceinline__ void copies_wait()
     asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
+/* Commits the copies in flight as a group; waits for all groups but the
+ * last one committed. */
+static __device__ __forceinline__ void copies_commit()
+{
+#if BF_SM80
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void copies_wait_but_last()
+{
+#if BF_SM80
+    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
 
 /* Packed on aligned shapes (transpose_cells_shape): the tile copied in raw
  * by cp.async, 16 bytes a lane, chunks placed by transpose_cells_offset; a
@@ -365,7 +379,8 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
  * starts to that row's first tile row (transpose_lines_owns), check their
  * copies, and write words across an end of `out` element by element; the
  * others do none of it. Four blocks
- * an SM (32 registers). Needs sm_80 (cp.async). */
+ * an SM (32 registers); halves take two tiles a block where the grid is
+ * large (transpose_lines_stack, lines_stack). Needs sm_80 (cp.async). */
 template <int E, bool Edge>
 static __device__ __forceinline__ void
 lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t rows, int64_t cols,
@@ -545,43 +560,82 @@ lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in
     lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
 }
 
-template <int E>
+/* A block's `tiles` tiles (at most Stack: transpose_lines_stack), one
+ * under the other: all their copies, then each tile's stores once its
+ * copies are in. */
+template <int E, int Stack, bool Edge>
+static __device__ __forceinline__ void
+lines_stack(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
+            int64_t cols, int64_t tile_row, int64_t tile_col, int tiles,
+            unsigned char (*tile)[TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))])
+{
+    static_assert(Stack <= 2, "copies_wait_but_last waits for all groups but one");
+    if constexpr (Stack == 1) {
+        lines_tile<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile[0]);
+    } else {
+#pragma unroll
+        for (int s = 0; s < Stack; ++s)
+            if (s < tiles) {
+                lines_copy<E, Edge>(tile[s], in, rows, cols, tile_row + s, tile_col);
+                copies_commit();
+            }
+#pragma unroll
+        for (int s = 0; s < Stack; ++s)
+            if (s < tiles) {
+                if (s + 1 < tiles)
+                    copies_wait_but_last();
+                else
+                    copies_wait();
+                __syncthreads();
+                lines_store<E, Edge>(out, in, rows, cols, tile_row + s, tile_col, tile[s]);
+            }
+    }
+}
+
+template <int E, int Stack>
 __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
                                   BF_MIN_BLOCKS(TRANSPOSE_CELLS_THREADS, 4))
     transpose_packed_lines(void *__restrict__ out, const void *__restrict__ in, int64_t rows,
                            int64_t cols)
 {
-    __shared__ __align__(
-        128) unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))];
-    const int64_t tile_row = blockIdx.x, tile_col = blockIdx.y;
-    if (transpose_lines_edge(E, rows, cols, tile_row, tile_col))
-        lines_tile<E, true>((unsigned char *)out, (const unsigned char *)in, rows, cols, tile_row,
-                            tile_col, tile);
+    __shared__ __align__(128) unsigned char
+        tile[Stack][TRANSPOSE_LINES_TILE_BYTES(transpose_pack(TRANSPOSE_PACKED, E))];
+    const int64_t tile_row = (int64_t)blockIdx.x * Stack, tile_col = blockIdx.y,
+                  left = transpose_lines_tile_rows(E, rows) - tile_row;
+    const int tiles = left < Stack ? (int)left : Stack;
+    if (transpose_lines_edge_block(E, rows, cols, Stack, blockIdx.x, tile_col))
+        lines_stack<E, Stack, true>((unsigned char *)out, (const unsigned char *)in, rows, cols,
+                                    tile_row, tile_col, tiles, tile);
     else
-        lines_tile<E, false>((unsigned char *)out, (const unsigned char *)in, rows, cols, tile_row,
-                             tile_col, tile);
+        lines_stack<E, Stack, false>((unsigned char *)out, (const unsigned char *)in, rows, cols,
+                                     tile_row, tile_col, tiles, tile);
 }
 
 /* ---- launchers ---- */
 
 /* Whether this device runs the cells kernels' sm_80 code (cp.async): a GPU
  * below sm_80, or a build whose code for this GPU is older PTX, has only
- * their trap. Asked once a device. */
-template <int E> static cudaError_t copies_here(bool *yes)
+ * their trap; and its SM count (transpose_lines_stack). Asked once a
+ * device. */
+template <int E> static cudaError_t copies_here(bool *yes, int *sms)
 {
     static signed char known[64]; /* 0: not asked; 1 yes; -1 no */
+    static int sms_of[64];
     int device = 0, sm80 = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess && device < 64 && known[device] != 0) {
         *yes = known[device] > 0;
+        *sms = sms_of[device];
         return cudaSuccess;
     }
     if (err == cudaSuccess)
         err = bf_kernel_built_for((const void *)transpose_packed_cells<E>, 80, &sm80);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
     if (err != cudaSuccess)
         return err;
     if (device < 64)
-        known[device] = sm80 ? 1 : -1;
+        known[device] = sm80 ? 1 : -1, sms_of[device] = *sms;
     *yes = sm80 != 0;
     return cudaSuccess;
 }
@@ -595,7 +649,8 @@ static cudaError_t launch_packed(void *out, const void *in, int64_t rows, int64_
                                  cudaStream_t stream)
 {
     bool copies = false;
-    const cudaError_t err = copies_here<E>(&copies);
+    int sms = 0;
+    const cudaError_t err = copies_here<E>(&copies, &sms);
     if (err != cudaSuccess)
         return err;
     if (copies && transpose_cells_takes(E, rows, cols, out, in)) {
@@ -606,9 +661,16 @@ static cudaError_t launch_packed(void *out, const void *in, int64_t rows, int64_
         return cudaGetLastError();
     }
     if (copies && transpose_lines_takes(E, rows, cols, in)) {
-        const dim3 lines_grid((unsigned)transpose_lines_tile_rows(E, rows),
+        const int stack = transpose_lines_stack(E, rows, cols, sms);
+        const dim3 lines_grid((unsigned)transpose_lines_blocks(E, rows, stack),
                               (unsigned)transpose_cells_tile_cols(E, cols));
-        transpose_packed_lines<E>
+        if constexpr (E == 2) /* bytes never stack: 48 KiB a tile already */
+            if (stack == TRANSPOSE_LINES_STACK_MAX) {
+                transpose_packed_lines<E, TRANSPOSE_LINES_STACK_MAX>
+                    <<<lines_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
+                return cudaGetLastError();
+            }
+        transpose_packed_lines<E, 1>
             <<<lines_grid, TRANSPOSE_CELLS_THREADS, 0, stream>>>(out, in, rows, cols);
         return cudaGetLastError();
     }

@@ -186,6 +186,28 @@ static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
            own;
 }
 
+/* Tiles a block of the lines kernel takes, one under the other in its tile
+ * column (tile rows stack * blockIdx.x on). Halves stack two where the
+ * grid is large (at least four waves of four blocks an SM after stacking):
+ * 48 KiB a block as one tile of bytes, so an SM has as many bytes in
+ * flight, and the second tile's copies land while the block stores the
+ * first; on the H200 halves at 7919 x 8209 and up run 8-14% faster so,
+ * at 2047 x 2049 (under a wave) 16% slower
+ * (docs/notes/transpose/odd-shapes.md). */
+#define TRANSPOSE_LINES_STACK_MAX 2
+static BF_HD int transpose_lines_stack(int elem_bytes, int64_t rows, int64_t cols, int sms)
+{
+    return elem_bytes == 2 && transpose_lines_tile_rows(elem_bytes, rows) *
+                                      transpose_cells_tile_cols(elem_bytes, cols) >=
+                                  (int64_t)TRANSPOSE_LINES_STACK_MAX * 4 * 4 * sms
+               ? TRANSPOSE_LINES_STACK_MAX
+               : 1;
+}
+static BF_HD int64_t transpose_lines_blocks(int elem_bytes, int64_t rows, int stack)
+{
+    return (transpose_lines_tile_rows(elem_bytes, rows) + stack - 1) / stack;
+}
+
 /* Whether packed takes the lines kernel at this shape where the cells
  * kernel does not (pointers aside: transpose_lines_takes); a tile column
  * a block column, at most 65535, and at most 2^31 - 1 tile rows (halves'
@@ -224,6 +246,17 @@ static BF_HD bool transpose_lines_edge(int elem_bytes, int64_t rows, int64_t col
     const int64_t own = transpose_lines_rows(elem_bytes);
     return tile_row == 0 || (tile_row + 1) * own + TRANSPOSE_SECTOR / elem_bytes > rows ||
            (tile_col + 1) * 16 * TRANSPOSE_CELLS_CHUNKS > cols * elem_bytes;
+}
+
+/* Whether a block of `stack` tiles takes the edge path: where any of its
+ * tiles needs it (on an interior tile that path does what the interior's
+ * does; a tile row past the grid counts as an edge). */
+static BF_HD bool transpose_lines_edge_block(int elem_bytes, int64_t rows, int64_t cols, int stack,
+                                             int64_t block_row, int64_t tile_col)
+{
+    return transpose_lines_edge(elem_bytes, rows, cols, stack * block_row, tile_col) ||
+           (stack == 2 &&
+            transpose_lines_edge(elem_bytes, rows, cols, stack * block_row + 1, tile_col));
 }
 
 /* Which 16-byte chunk of its 128-byte line of `in` tile row t's first

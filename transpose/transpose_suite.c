@@ -49,13 +49,16 @@ static const int elem_bytes[TYPES] = {
  * more tile columns than gridDim.y takes (65535), so blocks walk several tiles.
  * Packed bytes and halves take the cells kernel (transpose_cells_shape) at
  * 32x32, 64x96, 1056x1040 (bottom and right edge tiles of 128 x 256 bytes
- * beside whole ones) and 8192x8192, when `in` and `out` are cudaMalloc's. */
+ * beside whole ones) and 8192x8192, when `in` and `out` are cudaMalloc's;
+ * halves stack two tiles a block of the lines kernel at 6050x6001 and
+ * 7919x8209 (transpose_lines_stack), at 6050x6001 an odd number of tile
+ * rows: the last block has one. */
 static const struct bf_size test_sizes[] = {
     {2, {1, 1}},       {2, {1, 31}},      {2, {31, 1}},      {2, {1, 4099}},    {2, {4099, 1}},
     {2, {31, 33}},     {2, {32, 32}},     {2, {33, 31}},     {2, {63, 65}},     {2, {64, 96}},
     {2, {65, 63}},     {2, {33, 4097}},   {2, {4097, 33}},   {2, {257, 509}},   {2, {1021, 1031}},
     {2, {1056, 1040}}, {2, {4096, 4095}}, {2, {2097185, 3}}, {2, {3, 2097185}}, {2, {1, 4194319}},
-    {2, {4194319, 1}}, {2, {7919, 8209}}, {2, {8192, 8192}},
+    {2, {4194319, 1}}, {2, {6050, 6001}}, {2, {7919, 8209}}, {2, {8192, 8192}},
 };
 
 /* For the sanitizers, which run each kernel 10-100x slower; still edges, and

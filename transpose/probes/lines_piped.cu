@@ -28,19 +28,8 @@
 /* The lines kernel on a grid of at most Blocks blocks an SM, each taking
  * tiles t = blockIdx.x, + gridDim.x, ... (tile row t mod tile_rows: the
  * library grid's order), two tiles in shared memory: the next tile's copies
- * are in flight while the block stores this one. */
-static __device__ __forceinline__ void copies_commit()
-{
-#if BF_SM80
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-static __device__ __forceinline__ void copies_wait_but_last()
-{
-#if BF_SM80
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
-#endif
-}
+ * are in flight while the block stores this one (copies_commit,
+ * copies_wait_but_last: the library's). */
 
 template <int E, int Blocks>
 __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,

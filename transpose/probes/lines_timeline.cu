@@ -1,8 +1,10 @@
 /* Where the packed lines kernel's time goes at odd shapes: the library's
- * lines kernel with each block stamping the global timer (ns) at entry,
- * when its whole tile is in (past the barrier) and when its stores are
- * issued (past a second barrier), and the SM it ran on. Run as the bench
- * runs it (L2 flushed by a read under 4x L2, else cold); of the last of a
+ * lines kernel, one tile a block (halves unstacked where the library
+ * stacks two: transpose_lines_stack), each block stamping the global
+ * timer (ns) at entry, when its whole tile is in (past the barrier) and
+ * when its stores are issued (past a second barrier), and the SM it ran
+ * on. Run as the bench runs it (L2 flushed by a read under 4x L2, else
+ * cold); of the last of a
  * few reps it prints the span, the blocks' copy and store phases by wave
  * (blocks ranked by entry, 4 an SM a wave) and, over the span, how many
  * blocks were copying and how many storing, which tiles stored longest
