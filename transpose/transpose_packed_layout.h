@@ -163,8 +163,9 @@ static BF_HD int64_t transpose_cells_out_byte(int elem_bytes, int64_t rows, int6
  * a shuffle. Against the register-loaded tile's 0.69-0.72 (bytes) and
  * 0.79-0.82 (halves) of copy at odd shapes on the H100, 0.84-0.92 where
  * the data is 4x L2 or more, but 0.75 for bytes at 7919x8209 with L2
- * flushed (H100, before the copies were dealt by line); 0.79-0.93 on the
- * H200 (docs/notes/transpose/odd-shapes.md). */
+ * flushed (H100, before the copies were dealt by line); on the H200 bytes
+ * 0.79-0.93, halves 0.91-0.94 stacked (transpose_lines_stack)
+ * (docs/notes/transpose/odd-shapes.md). */
 #define TRANSPOSE_LINES_ABOVE         8  /* cell rows above a tile's own: a sector's elements / k */
 #define TRANSPOSE_LINES_OWN           24 /* cell rows a tile writes: 32 - ABOVE, one a lane */
 #define TRANSPOSE_LINES_ROW           24 /* chunks a tile row: 3 lines, 256 bytes at any phase */
