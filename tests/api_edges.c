@@ -190,7 +190,10 @@ static void transposes(void)
      * bytes, where the cells kernel does not run): `in` off the 128-byte
      * lines, `out` at several phases of a sector, edge tiles on every side;
      * and beside it what just misses it, taking the register-loaded tile: 255
-     * rows, rows of 255 or 254 bytes, `in` 8 bytes off 16. */
+     * rows, rows of 255 or 254 bytes, `in` 8 bytes off 16. Halves at
+     * 6050x6001 stack two tiles a block (transpose_lines_stack, on up to
+     * 186 SMs), the last block one. */
+    transpose_case_at(TRANSPOSE_PACKED, 2, 6050, 6001, 48, 6);
     for (int elem = 1; elem <= 2; ++elem) {
         transpose_case_at(TRANSPOSE_PACKED, elem, 257, 1025, 16, 0);
         transpose_case_at(TRANSPOSE_PACKED, elem, 300, 260, 48, (size_t)elem);

@@ -333,7 +333,7 @@ static bool emulation_end(struct emulation *e, int elem)
 }
 
 /* The cells kernel (transpose_packed_cells) emulated through its layout
- * functions: each block's copies into a tile (zeros where a copy reads
+ * functions: each tile's copies into a tile (zeros where a copy reads
  * nothing), then each warp's 16-byte reads of its lanes' cell rows and the
  * cells' words written where the kernel writes them; the output must be the
  * reference, byte for byte, with nothing written twice or outside. */
@@ -465,13 +465,15 @@ static void test_lines_emulated(void)
     static unsigned char tile[TRANSPOSE_LINES_TILE_BYTES(4)];
     const size_t shapes = sizeof cases / sizeof *cases;
     for (int elem = 1; elem <= 2; ++elem)
-        for (size_t c = 0; c < shapes * TRANSPOSE_LINES_STACK_MAX; ++c) /* each shape, stack */
+        for (size_t run = 0; run < shapes * TRANSPOSE_LINES_STACK_MAX; ++run)
             for (unsigned at = 0; at < 16; at += (unsigned)elem) {
+                /* each shape one tile a block, then (halves) stacked */
+                const size_t c = run % shapes;
+                const int stack = 1 + (int)(run / shapes);
                 const unsigned out_at = at % 8, in_at = at < 8 ? 0 : 48;
-                const int stack = 1 + (int)(c / shapes); /* halves: tiles a block, either way */
                 if ((out_at != 0 && out_at % 4 == 0) || (elem == 1 && stack > 1))
                     continue;
-                const int64_t rows = cases[c % shapes][0], cols = cases[c % shapes][1];
+                const int64_t rows = cases[c][0], cols = cases[c][1];
                 const int k = transpose_pack(TRANSPOSE_PACKED, elem);
                 EXPECT(transpose_lines_launch(TRANSPOSE_PACKED, elem, rows, cols, 90),
                        "%d-byte %lldx%lld: the lines kernel's", elem, (long long)rows,

@@ -285,14 +285,14 @@ static __device__ __forceinline__ void copies_wait()
     asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
-/* Commits the copies in flight as a group; waits for all groups but the
- * last one committed. */
+/* Closes the copies issued since the last group into a group of their own. */
 static __device__ __forceinline__ void copies_commit()
 {
 #if BF_SM80
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
+/* Waits for every group of copies but the last one committed. */
 static __device__ __forceinline__ void copies_wait_but_last()
 {
 #if BF_SM80
@@ -436,7 +436,8 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
     const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
     if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
         return;
-    /* the lane's first row's first byte, past its 128-byte line of `in` */
+    /* interior tiles: the lane's first row's first byte, past its 128-byte
+     * line of `in` */
     const unsigned row_step = (unsigned)(cols * E),
                    first = (unsigned)((uintptr_t)in % 128) +
                            (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0) +
@@ -634,8 +635,8 @@ template <int E> static cudaError_t copies_here(bool *yes, int *sms)
         err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
     if (err != cudaSuccess)
         return err;
-    if (device < 64)
-        known[device] = sm80 ? 1 : -1, sms_of[device] = *sms;
+    if (device < 64) /* the count before the flag: a thread that sees one sees both */
+        sms_of[device] = *sms, known[device] = sm80 ? 1 : -1;
     *yes = sm80 != 0;
     return cudaSuccess;
 }

@@ -189,7 +189,8 @@ static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
 
 /* Tiles a block of the lines kernel takes, one under the other in its tile
  * column (tile rows stack * blockIdx.x on). Halves stack two where the
- * grid is large (at least four waves of four blocks an SM after stacking):
+ * grid is large (at least four waves of four blocks an SM after stacking,
+ * where four fit: the H100's and H200's 228 KiB of shared memory):
  * 48 KiB a block as one tile of bytes, so an SM has as many bytes in
  * flight, and the second tile's copies land while the block stores the
  * first; on the H200 halves at 7919 x 8209 and up run 8-14% faster so,
@@ -255,6 +256,9 @@ static BF_HD bool transpose_lines_edge(int elem_bytes, int64_t rows, int64_t col
 static BF_HD bool transpose_lines_edge_block(int elem_bytes, int64_t rows, int64_t cols, int stack,
                                              int64_t block_row, int64_t tile_col)
 {
+#if TRANSPOSE_LINES_STACK_MAX != 2
+#error "transpose_lines_edge_block asks two tiles at most"
+#endif
     return transpose_lines_edge(elem_bytes, rows, cols, stack * block_row, tile_col) ||
            (stack == 2 &&
             transpose_lines_edge(elem_bytes, rows, cols, stack * block_row + 1, tile_col));
@@ -367,10 +371,10 @@ static BF_HD bool transpose_lines_copy_inside(int elem_bytes, int64_t rows, int6
 
 /* Whether tile (tile_row, tile_col), an edge tile, can hold 16 bytes at a
  * row's phase that reach the last 16 bytes of `in` where those are not
- * whole (never copied: transpose_lines_copy_inside): row rows - 1, its own
- * in the last tile row and wrapped in from row -1 in tile row 0, read
- * within 16 bytes of its end. Tile-uniform: the other edge tiles skip the
- * test a row. */
+ * whole (never copied: transpose_lines_copy_inside): row rows - 1 (in the
+ * tile rows whose own rows reach it or pass it, the last one or two, and
+ * wrapped in from row -1 in tile row 0) read within 16 bytes of its end.
+ * Tile-uniform: the other edge tiles skip the test a row. */
 static BF_HD bool transpose_lines_tail(int elem_bytes, int64_t rows, int64_t cols, int64_t tile_row,
                                        int64_t tile_col)
 {

@@ -11,7 +11,7 @@
  * `bankfree bench` times (L2 flushed by a read where the data is under 4x
  * L2, else cold; medians of 60), as a fraction of the bench's copy kernel;
  * each output compared in full with the library's. Slower than the lines
- * kernel at every shape on the H100 and the H200, though it reads fewer L2
+ * kernel (one tile a block then) at every shape on the H100 and the H200, though it reads fewer L2
  * sectors and issues fewer instructions (docs/notes/transpose/odd-shapes.md,
  * "Bulk copies"). On a GPU machine (sm_90):
  *   cmake --build build --target transpose_probe_lines_bulk &&

@@ -1,7 +1,8 @@
-/* Bytes and halves at odd shapes: the packed lines kernel (a grid of one
- * tile a block, four blocks an SM, each copying its tile in, then storing
- * it) against the same tiles on a persistent grid, two tiles a block in
- * shared memory, the next one's copies in flight while it stores this one
+/* Bytes and halves at odd shapes: the packed lines kernel (the library's;
+ * when this probe ran, a grid of one tile a block, four blocks an SM,
+ * each copying its tile in, then storing it; halves stack two tiles a
+ * block on large grids since: transpose_lines_stack) against the same tiles on a persistent grid,
+ * two tiles a block in shared memory, the next one's copies in flight while it stores this one
  * (transpose_packed_lines_piped), and on a persistent grid of four blocks
  * an SM, one tile a block at a time (transpose_packed_lines_looped).
  * Contenders' reps interleaved, timed as
