@@ -436,10 +436,10 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
     const int j = threadIdx.x / 32, lane = threadIdx.x % 32; /* chunk column, cell row */
     if (Edge && !transpose_cells_column_inside(E, cols, tile_col, j))
         return;
-    /* interior tiles: the lane's first row's first byte, past its 128-byte
-     * line of `in` */
-    const unsigned row_step = (unsigned)(cols * E),
-                   first = (unsigned)((uintptr_t)in % 128) +
+    /* `in`'s place in its 128-byte line; interior tiles: the lane's first
+     * row's first byte, past its line of `in` */
+    const unsigned in_at = (unsigned)((uintptr_t)in % 128), row_step = (unsigned)(cols * E),
+                   first = in_at +
                            (unsigned)transpose_lines_row_byte(E, cols, tile_row, tile_col, 0) +
                            (unsigned)(K * lane) * row_step;
     const int64_t in_bytes = rows * cols * E;
@@ -451,7 +451,7 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
         const int64_t in_row =
             Edge ? transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, K * lane + i)
                  : 0;
-        const unsigned row_byte = Edge ? (unsigned)((uintptr_t)in % 128) + (unsigned)in_row
+        const unsigned row_byte = Edge ? in_at + (unsigned)in_row
                                        : first + (unsigned)i * row_step; /* its phase: mod 16 */
         const uint4 a = *(const uint4 *)(tile + chunks(lane, i, row_byte, j)),
                     b = *(const uint4 *)(tile + chunks(lane, i, row_byte, j + 1));

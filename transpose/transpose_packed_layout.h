@@ -199,9 +199,10 @@ static BF_HD int64_t transpose_lines_tile_rows(int elem_bytes, int64_t rows)
 #define TRANSPOSE_LINES_STACK_MAX 2
 static BF_HD int transpose_lines_stack(int elem_bytes, int64_t rows, int64_t cols, int sms)
 {
-    return elem_bytes == 2 && transpose_lines_tile_rows(elem_bytes, rows) *
-                                      transpose_cells_tile_cols(elem_bytes, cols) >=
-                                  (int64_t)TRANSPOSE_LINES_STACK_MAX * 4 * 4 * sms
+    const int64_t tiles = transpose_lines_tile_rows(elem_bytes, rows) *
+                          transpose_cells_tile_cols(elem_bytes, cols),
+                  four_waves = (int64_t)4 * 4 * sms; /* blocks: four waves of four an SM */
+    return elem_bytes == 2 && tiles >= TRANSPOSE_LINES_STACK_MAX * four_waves
                ? TRANSPOSE_LINES_STACK_MAX
                : 1;
 }
