@@ -534,6 +534,14 @@ struct launch_config {
     cudaLaunchAttribute cluster;
 };
 
+/* Blocks that run alone (the narrow tile; the middle one at one tile row)
+ * are launched plainly, not as clusters of 1: 3-4% faster at 1024^3 on
+ * the H200 (docs/notes/gemm_tile/small-sizes.md). -D
+ * GEMM_TILE_WGMMA_PLAIN_LAUNCH=0 keeps the cluster attribute (a probe's
+ * before). */
+#ifndef GEMM_TILE_WGMMA_PLAIN_LAUNCH
+#define GEMM_TILE_WGMMA_PLAIN_LAUNCH 1
+#endif
 static void configure(launch_config *l, unsigned blocks, int cluster, cudaStream_t stream)
 {
     *l = launch_config{};
@@ -606,6 +614,8 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
         gemm_tile_wgmma_tiles_m(m), gemm_tile_wgmma_tiles_n(at.cols, BN), CM, CN);
     launch_config l;
     configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, at.stream);
+    if (CLUSTER == 1 && GEMM_TILE_WGMMA_PLAIN_LAUNCH)
+        l.config.numAttrs = 0; /* blocks alone: a plain launch, not one of clusters of 1 */
     const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
     err = cudaLaunchKernelEx(&l.config, kernel, map_a, map_b, map_c, c, m, n, k, at.col_first,
                              at.cols, pairs);
