@@ -1,7 +1,9 @@
 /* What a launch costs before any work: an empty kernel of the wgmma
  * kernel's shape (384 threads, one block an SM), event-timed after an L2
- * flush as the bench times, at 0 to 227 KiB of dynamic shared memory, in
- * clusters of 1 and 2, with 8 and 128 blocks. If a big shared-memory
+ * flush as the bench times, at 0 to 227 KiB of dynamic shared memory,
+ * launched plainly (cluster 0 below: no cluster attribute, as the library
+ * launches blocks that run alone) and in clusters of 1 and 2, with 8 and
+ * 128 blocks. If a big shared-memory
  * request costs time of its own (the SM's L1 / shared split set again after
  * the flush, which needs none), a small GEMM pays it on every call.
  *   launch   (no arguments) */
@@ -30,7 +32,7 @@ static double time_launch(int blocks, int cluster, int smem, void *flush, size_t
     config.blockDim = dim3(384);
     config.dynamicSmemBytes = (size_t)smem;
     config.attrs = &attr;
-    config.numAttrs = 1;
+    config.numAttrs = cluster > 0 ? 1 : 0;
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
@@ -67,7 +69,7 @@ int main(void)
         printf(" %7dK", s / 1024);
     printf("\n");
     for (int blocks = 8; blocks <= 128; blocks *= 16)
-        for (int cluster = 1; cluster <= 2; ++cluster) {
+        for (int cluster = 0; cluster <= 2; ++cluster) {
             printf("%8d %8d", blocks, cluster);
             for (int s : smems)
                 printf(" %8.0f", time_launch(blocks, cluster, s, flush, flush_bytes));
