@@ -161,13 +161,16 @@ static const struct bf_size bench_sizes[] = {
  * (docs/notes/gemm_tile/hardware-counters.md, "One tile row of A").
  * 512 x 512 x 8192 splits the Hopper narrow tile's K in 2 (the partials'
  * pushes and reads); 128 x 11008 x 1024 runs its middle tile alone (one
- * tile row: its whole B tile a block, no multicast); 258 x 11272 x 5184
- * two launches, wide tiles then middle ones (ncu sums both; an even M, so
- * C is on 16 bytes and staged, as the model takes it). */
+ * tile row: its whole B tile a block, no multicast); 264 x 11272 x 5184
+ * two launches, wide tiles then middle ones (ncu sums both; C on 16 bytes,
+ * so staged, as the model takes it). Its edge rows (8 of A, 8 of B) are
+ * whole cp.async instructions of 4 rows on the mma.sync path: an
+ * instruction that copies some rows and zero-fills others costs more than
+ * the model says (258 rows: 4 wavefronts more each, docs/bank-rules.md). */
 static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}}, {3, {1000, 1000, 1000}},
                                           {3, {512, 4096, 1024}},  {3, {2048, 2048, 512}},
                                           {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}},
-                                          {3, {128, 11008, 1024}}, {3, {258, 11272, 5184}}};
+                                          {3, {128, 11008, 1024}}, {3, {264, 11272, 5184}}};
 
 /* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024), and a
  * transformer layer's linear layers, y = x W^T with W stored N x K
