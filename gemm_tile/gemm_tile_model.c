@@ -91,6 +91,7 @@ static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES
     sites[GEMM_TILE_SITE_WGMMA_A] = bf_site_new("wgmma A operand (64 x k16)", bf_wgmma());
     sites[GEMM_TILE_SITE_WGMMA_B] =
         bf_site_new(bn == GEMM_TILE_WGMMA_BN       ? "wgmma B operand (256 x k16)"
+                    : bn == GEMM_TILE_WGMMA_BN_176 ? "wgmma B operand (176 x k16: 176 tile)"
                     : bn == GEMM_TILE_WGMMA_BN_MID ? "wgmma B operand (128 x k16: middle tile)"
                                                    : "wgmma B operand (64 x k16: narrow tile)",
                     bf_wgmma());
@@ -214,6 +215,22 @@ static void wgmma_model_columns(enum gemm_tile_variant variant, int64_t m, int64
     }
 }
 
+/* The B operand's site where two launches take tiles of two widths (the
+ * first launch's is wide or middle: gemm_tile_wgmma_first_columns). */
+static const char *wgmma_b_two_launches(int first_bn, int rest_bn)
+{
+    if (first_bn == GEMM_TILE_WGMMA_BN)
+        return rest_bn == GEMM_TILE_WGMMA_BN_176
+                   ? "wgmma B operand (256 then 176 x k16: two launches)"
+               : rest_bn == GEMM_TILE_WGMMA_BN_MID
+                   ? "wgmma B operand (256 then 128 x k16: two launches)"
+                   : "wgmma B operand (256 then 64 x k16: two launches)";
+    return rest_bn == GEMM_TILE_WGMMA_BN ? "wgmma B operand (128 then 256 x k16: two launches)"
+           : rest_bn == GEMM_TILE_WGMMA_BN_176
+               ? "wgmma B operand (128 then 176 x k16: two launches)"
+               : "wgmma B operand (128 then 64 x k16: two launches)";
+}
+
 static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                               int out_bytes, const struct bf_bank_rules *rules,
                               struct bf_site sites[BF_MAX_SITES])
@@ -231,14 +248,7 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
         const int rest_bn = gemm_tile_wgmma_bn(m, n - n1, rules->sms);
         wgmma_model_columns(variant, m, n, n - n1, k, rest_bn, out_bytes, rules, sites);
         if (rest_bn != first_bn) /* the first launch's tile is wide or middle */
-            sites[GEMM_TILE_SITE_WGMMA_B].name =
-                first_bn == GEMM_TILE_WGMMA_BN
-                    ? (rest_bn == GEMM_TILE_WGMMA_BN_MID
-                           ? "wgmma B operand (256 then 128 x k16: two launches)"
-                           : "wgmma B operand (256 then 64 x k16: two launches)")
-                    : (rest_bn == GEMM_TILE_WGMMA_BN
-                           ? "wgmma B operand (128 then 256 x k16: two launches)"
-                           : "wgmma B operand (128 then 64 x k16: two launches)");
+            sites[GEMM_TILE_SITE_WGMMA_B].name = wgmma_b_two_launches(first_bn, rest_bn);
     }
     return GEMM_TILE_WGMMA_SITES;
 }

@@ -649,8 +649,10 @@ static cudaError_t launch_cluster(Out *c, const uint16_t *a, const uint16_t *b, 
         if (gemm_tile_wgmma_split(m, at.cols, k, at.sms) == 2)
             return launch_variant<V, BN, CM, CN, Out, false, 2>(c, a, b, m, n, k, at);
     }
-    if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
-        return launch_variant<V, BN, CM, CN, Out, true, 1>(c, a, b, m, n, k, at);
+    if constexpr (GEMM_TILE_WGMMA_STAGEABLE(BN)) {
+        if (gemm_tile_wgmma_staged((uintptr_t)c, n, (int)sizeof(Out), BN))
+            return launch_variant<V, BN, CM, CN, Out, true, 1>(c, a, b, m, n, k, at);
+    }
     return launch_variant<V, BN, CM, CN, Out, false, 1>(c, a, b, m, n, k, at);
 }
 
@@ -675,6 +677,8 @@ static cudaError_t launch_width(int bn, Out *c, const uint16_t *a, const uint16_
     switch (bn) {
     case GEMM_TILE_WGMMA_BN:
         return launch_tile<V, GEMM_TILE_WGMMA_BN>(c, a, b, m, n, k, at);
+    case GEMM_TILE_WGMMA_BN_176:
+        return launch_tile<V, GEMM_TILE_WGMMA_BN_176>(c, a, b, m, n, k, at);
     case GEMM_TILE_WGMMA_BN_MID:
         return launch_tile<V, GEMM_TILE_WGMMA_BN_MID>(c, a, b, m, n, k, at);
     default:

@@ -37,6 +37,7 @@
 
 #define GEMM_TILE_WGMMA_BM         128 /* rows of C (and of the A tile) a block computes */
 #define GEMM_TILE_WGMMA_BN         256 /* columns of C (rows of the B tile) */
+#define GEMM_TILE_WGMMA_BN_176     176 /* ... in the 176 tile: 11008 in 63 */
 #define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
@@ -83,13 +84,13 @@
 #endif
 /* The cluster's shape for a tile `bn` columns wide (constant expressions: the kernel's). */
 #define GEMM_TILE_WGMMA_CM_OF(bn)                                                                  \
-    ((bn) == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_WIDE_CM                                    \
-     : (bn) == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_MID_CM                                     \
-                                      : GEMM_TILE_WGMMA_NARROW_CM)
+    ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_WIDE_CM        \
+     : (bn) == GEMM_TILE_WGMMA_BN_MID                             ? GEMM_TILE_WGMMA_MID_CM         \
+                                                                  : GEMM_TILE_WGMMA_NARROW_CM)
 #define GEMM_TILE_WGMMA_CN_OF(bn)                                                                  \
-    ((bn) == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_WIDE_CN                                    \
-     : (bn) == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_MID_CN                                     \
-                                      : GEMM_TILE_WGMMA_NARROW_CN)
+    ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_WIDE_CN        \
+     : (bn) == GEMM_TILE_WGMMA_BN_MID                             ? GEMM_TILE_WGMMA_MID_CN         \
+                                                                  : GEMM_TILE_WGMMA_NARROW_CN)
 #define GEMM_TILE_WGMMA_CLUSTER_OF(bn) (GEMM_TILE_WGMMA_CM_OF(bn) * GEMM_TILE_WGMMA_CN_OF(bn))
 #define GEMM_TILE_WGMMA_MAX_CLUSTER    4 /* 2 x 2 */
 /* The middle tile at one tile row (M <= 128) runs alone: there its
@@ -282,6 +283,9 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
 #ifndef GEMM_TILE_WGMMA_MID_STAGED
 #define GEMM_TILE_WGMMA_MID_STAGED 1
 #endif
+/* Whether a tile `bn` wide is whole 128-byte boxes of C in fp32 and fp16
+ * (the 176 tile is not: it stores C directly). */
+#define GEMM_TILE_WGMMA_STAGEABLE(bn) ((bn) % 64 == 0)
 /* Whether the epilogue of a tile `bn` wide goes through the buffers and
  * TMA: the wide and middle tiles' (the narrow one's where NARROW_STAGED)
  * where TMA can take C, 16-byte aligned with its rows a multiple of 16
@@ -290,7 +294,8 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
  * element into its allocation). */
 static BF_HD int gemm_tile_wgmma_staged(uintptr_t c, int64_t n, int out_bytes, int bn)
 {
-    if ((bn == GEMM_TILE_WGMMA_BN_NARROW && !GEMM_TILE_WGMMA_NARROW_STAGED) ||
+    if (!GEMM_TILE_WGMMA_STAGEABLE(bn) ||
+        (bn == GEMM_TILE_WGMMA_BN_NARROW && !GEMM_TILE_WGMMA_NARROW_STAGED) ||
         (bn == GEMM_TILE_WGMMA_BN_MID && !GEMM_TILE_WGMMA_MID_STAGED))
         return 0;
     return c % 16u == 0 && n * out_bytes % 16 == 0;
@@ -375,34 +380,43 @@ static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sm
                       gemm_tile_wgmma_cm(m, bn), gemm_tile_wgmma_cn(m, bn));
     return (tiles + clusters - 1) / clusters;
 }
-/* What a tile costs an SM, for the same K, in tenths of a wide tile's time:
- * a 128 x 128 tile does half the wide one's work, a 128 x 64 a quarter, at
- * a lower rate (wgmma n128 and n64 read A from shared memory as often for
- * fewer columns, and each K step is less work for the same barriers).
- * Measured on the H100, a round of each against a round of wide tiles:
- * middle 0.57-0.63, narrow 0.50-0.64 (docs/notes/gemm_tile/middle-tile.md). */
-#define GEMM_TILE_WGMMA_COST_WIDE   10
-#define GEMM_TILE_WGMMA_COST_MID    6
-#define GEMM_TILE_WGMMA_COST_NARROW 5
+/* What a tile costs an SM, for the same K, in hundredths of a wide tile's
+ * time: a 128 x 176 tile does 0.69 of the wide one's work, a 128 x 128
+ * half, a 128 x 64 a quarter, each at a lower rate (wgmma reads A from
+ * shared memory as often for fewer columns, and each K step is less work
+ * for the same barriers). Measured, a round of each against a round of
+ * wide tiles: middle 0.57-0.63, narrow 0.50-0.64 (H100,
+ * docs/notes/gemm_tile/middle-tile.md); the 176 tile 0.72-0.74, 0.73-0.78
+ * where C's rows are not whole 16 bytes (H200,
+ * docs/notes/gemm_tile/tile-widths.md). */
+#define GEMM_TILE_WGMMA_COST_WIDE   100
+#define GEMM_TILE_WGMMA_COST_176    73
+#define GEMM_TILE_WGMMA_COST_MID    60
+#define GEMM_TILE_WGMMA_COST_NARROW 50
 static BF_HD int gemm_tile_wgmma_cost(int bn)
 {
     return bn == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_COST_WIDE
+           : bn == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_COST_176
            : bn == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_COST_MID
                                           : GEMM_TILE_WGMMA_COST_NARROW;
 }
 /* The tile's width for an m x n C on a GPU of `sms` SMs: the one whose
- * rounds times its cost are least, the narrower on a tie. A narrower tile
- * wins where the wider one's tiles leave SMs idle: 512 x 4096 is 64 wide
- * tiles (one round, half the 132 SMs; cost 10), 128 middle ones (one
- * round, 6) or 256 narrow ones (two rounds, 10). The wide tile keeps what
- * has several rounds (it costs 10 a round, the middle one 12 for the
- * same work); the narrow one what has few tiles (1024^3: 128 narrow tiles,
- * one round, 5 against the middle tile's 6). At one tile row the middle
- * tile runs alone, sms tiles a round: 128 x 11008 is one round of 86
- * (6) against two narrow rounds (10), and took 29.3-30.2 us against
- * the narrow tile's 34.4-39.4 with its K split (H200). The launcher
- * and the bank model both ask this; a probe fixes the width with -D
- * GEMM_TILE_WGMMA_FORCE_BN. */
+ * rounds times its cost are least; on a tie the later in the list below
+ * (the 176 tile only where it is strictly the least, the narrower of the
+ * others). A narrower tile wins where the wider one's tiles leave SMs
+ * idle: 512 x 4096 is 64 wide tiles (one round, half the 132 SMs; cost
+ * 100), 128 middle ones (one round, 60) or 256 narrow ones (two rounds,
+ * 100). The wide tile keeps what has several rounds (100 a round, the
+ * middle one 120 for the same work); the narrow one what has few tiles
+ * (1024^3: 128 narrow tiles, one round, 50 against the middle tile's 60).
+ * The 176 tile takes what its rounds fill better: 512 x 11008 is two
+ * rounds of 126 of its cluster tiles on 66 clusters (146) against three
+ * middle rounds (180) or two wide rounds, the second 20 of 66 (200). At
+ * one tile row the middle tile runs alone, sms tiles a round: 128 x 11008
+ * is one round of 86 (60) against two narrow rounds (100), and took
+ * 29.3-30.2 us against the narrow tile's 34.4-39.4 with its K split
+ * (H200). The launcher and the bank model both ask this; a probe fixes
+ * the width with -D GEMM_TILE_WGMMA_FORCE_BN. */
 static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
 {
 #ifdef GEMM_TILE_WGMMA_FORCE_BN
@@ -411,10 +425,11 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     (void)sms;
     return GEMM_TILE_WGMMA_FORCE_BN;
 #else
-    const int widths[3] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN_NARROW};
+    const int widths[4] = {GEMM_TILE_WGMMA_BN_176, GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID,
+                           GEMM_TILE_WGMMA_BN_NARROW};
     int best = 0;
     int64_t least = 0;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         const int64_t cost =
             gemm_tile_wgmma_cost(widths[i]) * gemm_tile_wgmma_rounds(m, n, widths[i], sms);
         if (i == 0 || cost <= least) {
@@ -431,18 +446,19 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
  * Where the picked tile's last round leaves SMs idle, C's first n1 columns
  * may run in whole rounds of a wide or middle tile and the rest [n1, n) in
  * a second launch, in the tile gemm_tile_wgmma_bn picks for those columns
- * alone. 1000 x 14336 on 132 SMs: 224 wide cluster tiles are 4 rounds of
- * 66 clusters, the last one 26 (cost 40); 49 wide tile columns are 3 whole
- * rounds (30) and the other 1792 columns 112 middle tiles, one round (6):
- * 36. n1 is the most columns of whole cluster tiles that fill `rounds`
- * whole rounds; taken where the two, plus what the second launch itself
- * costs, are less than one launch, else 0. That cost is LAUNCH_KTILES K
- * tiles of a wide tile: the second launch's start and the first one's
- * drain, 7-8 us on the H200 at K = 4096, about 11 of its 64 K tiles
- * (1000 x 14336 took 170-174 us in two launches, 180-196 in one); 16
- * keeps 512 x 11008 (18 against 16 rounds' cost, 2 x 64 K tiles to gain)
- * in one launch, which ran 5-7% slower in two. So a short K keeps one
- * launch (docs/notes/gemm_tile/two-launches.md; the H100 unmeasured). The
+ * alone. 4096 x 11008 on 132 SMs: 688 wide cluster tiles are 11 rounds of
+ * 66 clusters, the last one 28 (cost 1100); 41 wide tile columns are 10
+ * whole rounds (1000) and the other 512 columns 64 middle cluster tiles,
+ * one round (60): 1060. n1 is the most columns of whole cluster tiles that
+ * fill `rounds` whole rounds; taken where the two, plus what the second
+ * launch itself costs, are less than one launch, else 0. That cost is
+ * LAUNCH_KTILES K tiles of a wide tile: the second launch's start and the
+ * first one's drain, 7-8 us on the H200 at K = 4096, about 11 of its 64 K
+ * tiles (1000 x 14336 took 170-174 us in two launches, 180-196 in one,
+ * before the 176 tile); 16 kept 512 x 11008 in one launch of middle tiles
+ * (180 against 160 rounds' cost, 2 x 64 K tiles to gain), which ran 5-7%
+ * faster than two. So a short K keeps one launch
+ * (docs/notes/gemm_tile/two-launches.md; the H100 unmeasured). The
  * launcher and the bank model both ask this; -D
  * GEMM_TILE_WGMMA_TWO_LAUNCHES=0 keeps one launch. */
 #ifndef GEMM_TILE_WGMMA_TWO_LAUNCHES
@@ -457,7 +473,7 @@ static BF_HD int64_t gemm_tile_wgmma_first_columns(int64_t m, int64_t n, int64_t
     if (!GEMM_TILE_WGMMA_TWO_LAUNCHES || m < 1 || n < 1 || k < 1)
         return 0;
     const int64_t ktiles = gemm_tile_wgmma_tiles_k(k);
-    /* in tenths of a wide tile's K tile */
+    /* in hundredths of a wide tile's K tile */
     int64_t least = gemm_tile_wgmma_cost(bn) * gemm_tile_wgmma_rounds(m, n, bn, sms) * ktiles,
             n1 = 0;
     const int widths[2] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID};

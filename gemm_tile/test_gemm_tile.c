@@ -770,10 +770,11 @@ static void test_wgmma_layouts(void)
     EXPECT(GEMM_TILE_WGMMA_SMEM_BYTES <= 227 * 1024, "the pipeline fits a block's 227 KiB");
 }
 
-/* The tile width the launcher picks: the least rounds x cost (wide 10,
- * middle 6, narrow 5), the narrower on a tie; the wide and middle tiles'
- * rounds count clusters of 2 tile rows on sms / 2 clusters, but at one
- * tile row the middle tile runs alone (sms blocks). On 132 SMs:
+/* The tile width the launcher picks: the least rounds x cost (wide 100,
+ * 176 73, middle 60, narrow 50), on a tie the narrower of the three and
+ * the 176 tile only where strictly the least; the wide, 176 and middle
+ * tiles' rounds count clusters of 2 tile rows on sms / 2 clusters, but at
+ * one tile row the middle tile runs alone (sms blocks). On 132 SMs:
  * the sweep's shapes, and each edge where the choice turns, one column
  * either side. */
 static void test_wgmma_rule(void)
@@ -794,52 +795,61 @@ static void test_wgmma_rule(void)
         {128, 11008, 132, 128},
         {128, 14336, 132, 128},
         {512, 4096, 132, 128},
-        {512, 11008, 132, 128},
+        {512, 11008, 132, 176},
         {512, 14336, 132, 256},
         {1000, 4096, 132, 256},
-        {1000, 11008, 132, 256},
+        {1000, 11008, 132, 176},
         {4096, 4096, 132, 256},
-        /* one tile row: 132 narrow tiles (one round, 5), then 133 (two,
-         * 10) against 67 middle ones alone (one, 6); 264 middle tiles (two,
-         * 12), then 265 (three, 18) against 133 wide cluster tiles (three,
-         * 30) and 529 narrow (five, 25) */
+        /* one tile row: 132 narrow tiles (one round, 50), then 133 (two,
+         * 100) against 67 middle ones alone (one, 60); 264 middle tiles
+         * (two, 120), then 265 (three, 180) against 133 wide cluster tiles
+         * (three, 300), 193 of the 176 tile (three, 219) and 529 narrow
+         * (five, 250) */
         {1, 132 * 64, 132, 64},
         {1, 132 * 64 + 1, 132, 128},
         {128, 264 * 128, 132, 128},
         {128, 264 * 128 + 1, 132, 128},
-        /* two tile rows: 132 narrow tiles, one round; then 134 (two, 10)
-         * against 34 middle cluster tiles (one, 6); 66 of those, then 67
-         * (two, 12) against 34 wide (one, 10) */
+        /* two tile rows: 132 narrow tiles, one round; then 134 (two, 100)
+         * against 34 middle cluster tiles (one, 60); 66 of those, then 67
+         * (two, 120) against 49 of the 176 tile (one, 73); 66 of those,
+         * then 67 (two, 146) against 46 wide (one, 100) */
         {256, 33 * 128, 132, 64},
         {256, 33 * 128 + 1, 132, 128},
         {256, 66 * 128, 132, 128},
-        {256, 66 * 128 + 1, 132, 256},
+        {256, 66 * 128 + 1, 132, 176},
+        {256, 66 * 176, 132, 176},
+        {256, 66 * 176 + 1, 132, 256},
         /* four: 132 narrow tiles, then 136 against 34 middle cluster
-         * tiles; 66 of those, then 68 (two, 12) against 34 wide (one, 10);
-         * 66 wide ones, then 68 (two, 20) against 134 middle (three, 18);
-         * 198 middle (three), then 200 (four, 24) against 100 wide (two) */
+         * tiles; 66 of those, then 68 (two, 120) against 50 of the 176
+         * tile (one, 73); 66 wide ones (one, 100), then 68 (two, 200)
+         * against 98 of the 176 tile (two, 146); 132 of those, then 134
+         * (three, 219) against 182 middle (three, 180); 198 middle, then
+         * 200 (four, 240) against 100 wide (two, 200) */
         {512, 33 * 64, 132, 64},
         {512, 33 * 64 + 1, 132, 128},
         {512, 33 * 128, 132, 128},
-        {512, 33 * 128 + 1, 132, 256},
+        {512, 33 * 128 + 1, 132, 176},
         {512, 66 * 128, 132, 256},
-        {512, 66 * 128 + 1, 132, 128},
+        {512, 66 * 128 + 1, 132, 176},
+        {512, 66 * 176, 132, 176},
+        {512, 66 * 176 + 1, 132, 128},
         {512, 99 * 128, 132, 128},
         {512, 99 * 128 + 1, 132, 256},
         /* 2048 x 1024: 64 wide tiles, half the SMs; 128 middle ones */
         {2048, 1024, 132, 128},
-        /* a tie: 264 narrow tiles (two rounds, 10) and 36 wide cluster
-         * tiles (one, 10) against 68 middle ones (two, 12) */
-        {1000, 2112, 132, 64},
+        /* 48 cluster tiles of the 176 tile (one round, 73) against 264
+         * narrow tiles (two, 100) and 36 wide cluster tiles (one, 100) */
+        {1000, 2112, 132, 176},
         {1000, 2048, 132, 128},
         /* a GPU of other SMs, 300 x 600 (3 tile rows): on 20 SMs 30 narrow
-         * tiles are 2 rounds (10), 10 middle cluster tiles 1 (6); on 6, 6
-         * wide cluster tiles are 2 rounds (20) against 4 middle (24) and
-         * 5 narrow (25); on 1, 60 wide and middle alike: the middle tile */
+         * tiles are 2 rounds (100), 10 middle cluster tiles 1 (60); on 6, 6
+         * wide cluster tiles are 2 rounds (200) against 3 of the 176 tile
+         * (219), 4 middle (240) and 5 narrow (250); on 1, 8 tiles of 176
+         * (584) against 6 wide and 10 middle ones (600) */
         {300, 600, 132, 64},
         {300, 600, 20, 128},
         {300, 600, 6, 256},
-        {300, 600, 1, 128},
+        {300, 600, 1, 176},
     };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         const int bn = gemm_tile_wgmma_bn(picks[i].m, picks[i].n, picks[i].sms);
@@ -1340,7 +1350,22 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                 }
     }
     if (c == NULL)
-        return; /* the accumulators, in emu_acc, for split K's epilogue */
+        return;                           /* the accumulators, in emu_acc, for split K's epilogue */
+    if (!GEMM_TILE_WGMMA_STAGEABLE(bn)) { /* as store_direct(): each pair from its registers */
+        for (int rank = 0; rank < cluster; ++rank)
+            for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
+                for (int t = 0; t < 128; ++t)
+                    for (int i = 0; i < bn / 2; ++i) {
+                        const int64_t row = tile_m[rank] * GEMM_TILE_WGMMA_BM +
+                                            GEMM_TILE_WGMMA_M * consumer + 16 * (t / 32) +
+                                            t % 32 / 4 + 8 * (i % 4 / 2),
+                                      col = e->col_first + tile_n[rank] * bn + 8 * (i / 4) +
+                                            2 * (t % 4) + i % 2;
+                        if (row < e->m && col < e->n)
+                            c[row * e->n + col] = emu_acc[rank][consumer][t][i];
+                    }
+        return;
+    }
     for (int rank = 0; rank < cluster; ++rank)
         for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
             for (int box = 0; box < bn / 32; ++box) { /* as store_staged(), fp32 */
@@ -1533,34 +1558,38 @@ static void test_wgmma_two_launches(void)
         int64_t n1;
         int first, rest;
     } picks[] = {
-        /* 1000 x 14336: 4 wide rounds (40) against 3 over 49 tile columns
-         * and one middle round over 1792 (36), 64 K tiles each: 2560
-         * against 2304 and the second launch's 160 */
-        {1000, 14336, 4096, 132, 12544, 256, 128},
+        /* 4096 x 11008: 11 wide rounds (1100) against 10 over 41 tile
+         * columns and one middle round over 512 (1060), 64 K tiles each:
+         * 70400 against 67840 and the second launch's 1600 */
         {4096, 11008, 4096, 132, 10496, 256, 128},
-        {1700, 2600, 4096, 132, 2304, 256, 64},
-        /* 512 x 11008: 3 middle rounds (18) against one wide over 8448
-         * and one middle over 2560 (16): 1152 against 1024 + 160 */
-        {512, 11008, 4096, 132, 0, 128, 0},
-        {1000, 14336, 2048, 132, 0, 256, 0}, /* 1280 against 1152 + 160 */
-        {1000, 14336, 24, 132, 0, 256, 0},
+        /* 1000 x 14336: 5 rounds of the 176 tile (365) against 3 wide ones
+         * over 49 tile columns and one middle round over 1792 (360), 64 K
+         * tiles each: 23360 against 23040 and the second launch's 1600 */
+        {1000, 14336, 4096, 132, 0, 176, 0},
+        {1700, 2600, 4096, 132, 0, 176, 0},
+        {512, 11008, 4096, 132, 0, 176, 0},
+        {1000, 14336, 2048, 132, 0, 176, 0},
+        {1000, 14336, 24, 132, 0, 176, 0},
         {2000, 3000, 4096, 132, 0, 128, 0},
-        {1000, 11008, 4096, 132, 0, 256, 0},
+        {1000, 11008, 4096, 132, 0, 176, 0},
         {4096, 14336, 4096, 132, 0, 256, 0},
         {128, 11008, 4096, 132, 0, 128, 0},
         {8192, 8192, 8192, 132, 0, 256, 0},
         {256, 256, 256, 132, 0, 64, 0},
-        /* the tests' two-launch shapes (api_edges, the suite) */
+        /* the tests' two-launch shapes (api_edges, the suite, hw): each
+         * second tile after a wide one, and a narrow one after middle ones */
         {1, 16904, 10304, 132, 16896, 128, 64},
-        {257, 11272, 5184, 132, 8448, 256, 128},
-        {258, 11272, 5184, 132, 8448, 256, 128},
-        {264, 11272, 5184, 132, 8448, 256, 128}, /* the hw size */
-        {257, 8449, 3456, 132, 8448, 256, 64},
-        {329, 388, 1 << 20, 6, 384, 128, 64},
-        {129, 516, 1 << 20, 4, 512, 256, 64},
+        {257, 11624, 5184, 132, 8448, 256, 128},
+        {264, 11624, 5184, 132, 8448, 256, 128}, /* the hw size */
+        {513, 11617, 2560, 132, 11264, 256, 64},
+        {257, 12674, 4096, 132, 8448, 256, 176},
+        {257, 8449, 1032, 132, 0, 176, 0}, /* api_edges' 176 tile, N odd */
+        {1, 513, 1 << 20, 4, 512, 128, 64},
+        {129, 1057, 1 << 20, 4, 1024, 256, 64},
+        {129, 1153, 1 << 20, 6, 768, 256, 176},
         {0, 516, 4096, 4, 0, 0, 0},
         {129, 0, 4096, 4, 0, 0, 0},
-        {129, 516, 0, 4, 0, 128, 0},
+        {129, 516, 0, 4, 0, 176, 0},
     };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         int first = 0;
@@ -1621,18 +1650,18 @@ static void test_wgmma_two_launches(void)
                        (long long)m, (long long)n, smss[g], (long long)n1, (long long)bad);
             }
     EXPECT(two >= 10, "two launches at %d of the 125 shapes", two);
-    /* emulated: 329 x 388 on 6 SMs (middle tiles in clusters of 2, then one
-     * narrow tile column of 4), 129 x 516 on 4 (wide, then narrow), each
-     * split as at a long K and emulated at K = 200 */
-    static uint16_t a[329 * 200], b[516 * 200];
-    static float c[329 * 516];
-    static double want[329 * 516];
+    /* emulated: 1 x 513 on 4 SMs (middle tiles alone, then a narrow one),
+     * 129 x 1057 on 4 (wide, then narrow) and 129 x 1153 on 6 (wide, then
+     * the 176 tile), each split as at a long K and emulated at K = 200 */
+    static uint16_t a[129 * 200], b[1153 * 200];
+    static float c[129 * 1153];
+    static double want[129 * 1153];
     uint8_t **smem = wgmma_cluster_smem();
     const struct {
         int64_t m, n;
         int sms;
-    } runs[] = {{329, 388, 6}, {129, 516, 4}};
-    for (int run = 0; run < 2; ++run) {
+    } runs[] = {{1, 513, 4}, {129, 1057, 4}, {129, 1153, 6}};
+    for (int run = 0; run < 3; ++run) {
         const int64_t m = runs[run].m, n = runs[run].n, k = 200;
         random_problem(a, b, want, m, n, k, 31);
         int first = 0;
@@ -1656,15 +1685,17 @@ static void test_wgmma_two_launches(void)
     }
     /* the model: both launches' requests, each counted as its blocks run them */
     struct bf_site s[BF_MAX_SITES];
-    gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 1000, 14336, 4096, 4, &bf_rules_sm90, s);
-    const uint64_t ktiles = 64, wide = 4 * 49 * 2, middle = 4 * 14 * 2; /* tiles of each */
+    gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 257, 11624, 5184, 4, &bf_rules_sm90, s);
+    /* blocks of each: 2 cluster rows (the fourth tile row past M) by 33
+     * wide tile columns, then by 25 middle ones */
+    const uint64_t ktiles = 81, wide = 2 * 33 * 2, middle = 2 * 25 * 2;
     EXPECT(s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * (wide * 256 + middle * 128) &&
                s[GEMM_TILE_SITE_WGMMA_B].wavefronts == ktiles * GEMM_TILE_WGMMA_CONSUMERS *
                                                            GEMM_TILE_WGMMA_KK *
                                                            (wide * 64 + middle * 32) &&
                s[GEMM_TILE_SITE_WGMMA_A].requests ==
                    ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK * (wide + middle),
-           "1000 x 14336 x 4096: the model's B lines %llu and wgmma B wavefronts %llu",
+           "257 x 11624 x 5184: the model's B lines %llu and wgmma B wavefronts %llu",
            (unsigned long long)s[GEMM_TILE_SITE_TMA_B].wavefronts,
            (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts);
 }

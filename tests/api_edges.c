@@ -284,18 +284,20 @@ static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k,
  * over clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split):
  * a last tile 8 wide, an odd N with C one element into its allocation (its
  * stores one by one); one tile row of 67 middle tiles, which run alone
- * (no cluster: gemm_tile_wgmma_alone); and C in two launches (whole rounds
- * of one tile, then the rest, where K is long: gemm_tile_wgmma_first_columns
- * on 132 SMs): wide then middle tiles through the staging buffers, wide
- * then narrow ones with K split and stored directly (an odd N, C one
- * element in), and middle tiles alone then a narrow one at M = 1. */
+ * (no cluster: gemm_tile_wgmma_alone); the 176 tile, stored directly (an
+ * odd N, C one element in); and C in two launches (whole rounds of one
+ * tile, then the rest, where K is long: gemm_tile_wgmma_first_columns on
+ * 132 SMs): wide then middle tiles through the staging buffers, wide then
+ * narrow ones with K split and stored directly (an odd N, C one element
+ * in), wide then 176 ones, and middle tiles alone then a narrow one at
+ * M = 1. */
 static void gemms(void)
 {
     static const int64_t shapes[][4] = {
-        {1, 1, 8, 0},         {128, 64, 64, 0},   {129, 65, 72, 0},      {384, 64, 136, 0},
-        {257, 300, 24, 0},    {2000, 70, 8, 0},   {1100, 2100, 64, 0},   {3, 72, 2056, 0},
-        {5, 131, 2056, 4},    {1, 8449, 2056, 0}, {257, 11272, 5184, 0}, {257, 8449, 3456, 4},
-        {1, 16904, 10304, 0},
+        {1, 1, 8, 0},          {128, 64, 64, 0},      {129, 65, 72, 0},     {384, 64, 136, 0},
+        {257, 300, 24, 0},     {2000, 70, 8, 0},      {1100, 2100, 64, 0},  {3, 72, 2056, 0},
+        {5, 131, 2056, 4},     {1, 8449, 2056, 0},    {257, 8449, 1032, 4}, {257, 11624, 5184, 0},
+        {513, 11617, 2560, 4}, {257, 12674, 4096, 0}, {1, 16904, 10304, 0},
     };
     int device = 0;
     CHECK(cudaGetDevice(&device));
