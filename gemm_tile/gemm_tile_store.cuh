@@ -27,6 +27,26 @@ static __device__ __forceinline__ void store_pair(__half *c, float v0, float v1)
     *reinterpret_cast<__half2 *>(c) = __floats2half2_rn(v0, v1);
 }
 
+/* fp16 pairs four at a time: the pairs of two neighbouring n8 tiles (a0,
+ * a1 of tile j, b0, b1 of tile j + 1, at out = &C[row][8 j + 2 q], q = lane
+ * % 4), lanes q and q ^ 1 trading one packed pair so that the even lane
+ * stores C[row][8 j + 2 q .. + 3] and the odd one C[row][8 j + 8 + 2 (q -
+ * 1) .. + 3]: a quad's 32 bytes of a row in four 8-byte stores, whole
+ * sectors, where its 4-byte pairs write each sector half at a time. out
+ * is aligned to 4 bytes, C's rows to 8 (the launcher's pairs == 2). Every
+ * lane of the warp takes part. */
+static __device__ __forceinline__ void store_quad(__half *out, int lane, float a0, float a1,
+                                                  float b0, float b1)
+{
+    const __half2 a = __floats2half2_rn(a0, a1), b = __floats2half2_rn(b0, b1);
+    const uint32_t mine_a = *reinterpret_cast<const uint32_t *>(&a),
+                   mine_b = *reinterpret_cast<const uint32_t *>(&b);
+    const bool odd = lane & 1;
+    const uint32_t got = __shfl_xor_sync(0xffffffffu, odd ? mine_a : mine_b, 1);
+    *reinterpret_cast<uint2 *>(odd ? out + 6 : out) =
+        odd ? make_uint2(got, mine_b) : make_uint2(mine_a, got);
+}
+
 /* C[row][col] = v0 and C[row][col + 1] = v1 of a row-major m x n C, each only
  * inside C. pairs: n is even and c aligned to two elements, so that the two
  * go out in one store (col is even). */

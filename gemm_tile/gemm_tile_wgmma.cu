@@ -261,7 +261,13 @@ store_staged(const float (&acc)[BN / 2], const CUtensorMap *map_c, uint32_t smem
 }
 
 /* The epilogue without TMA (C misaligned for it): each thread stores its
- * pairs itself, without predicates where the whole tile is inside C. */
+ * pairs itself, without predicates where the whole tile is inside C; fp16
+ * pairs four at a time where C's rows are on 8 bytes (store_quad: whole
+ * sectors). -D GEMM_TILE_WGMMA_QUADS=0 stores them a pair at a time (a
+ * probe's before). */
+#ifndef GEMM_TILE_WGMMA_QUADS
+#define GEMM_TILE_WGMMA_QUADS 1
+#endif
 template <typename Out, int BN>
 static __device__ __forceinline__ void store_direct(const float (&acc)[BN / 2], Out *c, int64_t m,
                                                     int64_t n, int pairs, int64_t row0,
@@ -270,6 +276,18 @@ static __device__ __forceinline__ void store_direct(const float (&acc)[BN / 2], 
     const int64_t row = row0 + 16 * (thread / 32) + thread % 32 / 4, col = col0 + 2 * (thread % 4);
     if (inside) {
         Out *out = c + row * n + col;
+        if constexpr (sizeof(Out) == 2 && GEMM_TILE_WGMMA_QUADS) {
+            if (pairs == 2) { /* fp16 rows on 8 bytes: whole sectors, four at a time */
+#pragma unroll
+                for (int j = 0; j < BN / 8; j += 2) {
+                    store_quad(out + 8 * j, thread, acc[4 * j], acc[4 * j + 1], acc[4 * j + 4],
+                               acc[4 * j + 5]);
+                    store_quad(out + 8 * n + 8 * j, thread, acc[4 * j + 2], acc[4 * j + 3],
+                               acc[4 * j + 6], acc[4 * j + 7]);
+                }
+                return;
+            }
+        }
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j) {
             store_pair(out + 8 * j, acc[4 * j], acc[4 * j + 1]);
@@ -616,7 +634,11 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     configure(&l, (unsigned)((tiles < clusters ? tiles : clusters) * CLUSTER), CLUSTER, at.stream);
     if (CLUSTER == 1 && GEMM_TILE_WGMMA_PLAIN_LAUNCH)
         l.config.numAttrs = 0; /* blocks alone: a plain launch, not one of clusters of 1 */
-    const int pairs = n % 2 == 0 && (uintptr_t)c % (2 * sizeof(Out)) == 0;
+    /* 1: C's rows on two elements (pairs stored at once); 2: also on 8
+     * bytes (fp16 quads: store_quad) */
+    const int pairs = n % 2 != 0 || (uintptr_t)c % (2 * sizeof(Out)) != 0 ? 0
+                      : n * sizeof(Out) % 8 == 0 && (uintptr_t)c % 8 == 0 ? 2
+                                                                          : 1;
     err = cudaLaunchKernelEx(&l.config, kernel, map_a, map_b, map_c, c, m, n, k, at.col_first,
                              at.cols, pairs);
     return err != cudaSuccess ? err : cudaGetLastError();
