@@ -11,8 +11,9 @@
  * and the refusals (another element size, misaligned or null pointers,
  * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
  * output untouched. The Hopper GEMM at shapes around its tiles, clusters and
- * split K against exact small-integer products, C guarded and, once, one
- * element into its allocation. No GPU: exit 77. */
+ * split K against exact small-integer products, C in fp32 and fp16 guarded
+ * and at 2-, 4- and 8-byte offsets into its allocation. No GPU: exit 77. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,11 +227,39 @@ static uint16_t small_half(int v)
     return bits[v + 4];
 }
 
-static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k, size_t c_offset)
+/* An fp16's value (C11 has no half type), and the fp16 an integer rounds
+ * to (nearest, ties to even; |w| < 65520 here): C in fp16 checked exactly. */
+static double half_value(uint16_t h)
 {
+    const int exponent = h >> 10 & 31, mantissa = h & 1023;
+    const double magnitude = exponent == 0    ? ldexp(mantissa, -24)
+                             : exponent == 31 ? HUGE_VAL
+                                              : ldexp(1024 + mantissa, exponent - 25);
+    return h & 0x8000 ? -magnitude : magnitude;
+}
+
+static double half_of_int(long w)
+{
+    const long size = labs(w);
+    int bits = 0;
+    while (size >> bits > 2047)
+        ++bits; /* the unit in the last place: 2^bits */
+    const long ulp = 1L << bits, rest = size % ulp;
+    long q = size / ulp;
+    if (2 * rest > ulp || (2 * rest == ulp && q % 2 == 1))
+        ++q;
+    return w < 0 ? -(double)(q * ulp) : (double)(q * ulp);
+}
+
+/* C = A B^T in fp32 (half_c 0) or fp16 (1), c_offset bytes into its
+ * allocation; A and B small integers, so C is checked for equality. */
+static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n, int64_t k,
+                      size_t c_offset)
+{
+    const size_t c_bytes = (size_t)(m * n) * (half_c ? 2 : 4);
     uint16_t *a = malloc((size_t)(m * k) * 2), *b = malloc((size_t)(n * k) * 2);
     int *av = malloc((size_t)(m * k) * sizeof(int)), *bv = malloc((size_t)(n * k) * sizeof(int));
-    float *c = malloc((size_t)(m * n) * 4);
+    void *c = malloc(c_bytes);
     for (int64_t i = 0; i < m * k; ++i) {
         av[i] = (int)(random_byte() % 9) - 4;
         a[i] = small_half(av[i]);
@@ -242,26 +271,28 @@ static void gemm_case(enum gemm_tile_variant v, int64_t m, int64_t n, int64_t k,
     uint16_t *d_a, *d_b;
     CHECK(cudaMalloc((void **)&d_a, (size_t)(m * k) * 2));
     CHECK(cudaMalloc((void **)&d_b, (size_t)(n * k) * 2));
-    struct buffer d_c = buffer_new((size_t)(m * n) * 4, c_offset);
+    struct buffer d_c = buffer_new(c_bytes, c_offset);
     CHECK(cudaMemcpy(d_a, a, (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_b, b, (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
     char what[160];
-    snprintf(what, sizeof what, "gemm_tile variant %d at %lldx%lldx%lld, C %zu bytes in", (int)v,
-             (long long)m, (long long)n, (long long)k, c_offset);
-    const cudaError_t err = gemm_tile_f32(v, (float *)d_c.at, d_a, d_b, m, n, k, 0);
+    snprintf(what, sizeof what, "gemm_tile variant %d, %s C, at %lldx%lldx%lld, C %zu bytes in",
+             (int)v, half_c ? "fp16" : "fp32", (long long)m, (long long)n, (long long)k, c_offset);
+    const cudaError_t err = half_c ? gemm_tile_f16(v, (uint16_t *)d_c.at, d_a, d_b, m, n, k, 0)
+                                   : gemm_tile_f32(v, (float *)d_c.at, d_a, d_b, m, n, k, 0);
     if (err != cudaSuccess) {
         fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
         fail(what);
     } else {
         CHECK(cudaDeviceSynchronize());
-        CHECK(cudaMemcpy(c, d_c.at, (size_t)(m * n) * 4, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(c, d_c.at, c_bytes, cudaMemcpyDeviceToHost));
         size_t wrong = 0;
         for (int64_t i = 0; i < m; ++i)
             for (int64_t j = 0; j < n; ++j) {
                 long want = 0;
                 for (int64_t p = 0; p < k; ++p)
                     want += (long)av[i * k + p] * bv[j * k + p];
-                wrong += c[i * n + j] != (float)want;
+                wrong += half_c ? half_value(((const uint16_t *)c)[i * n + j]) != half_of_int(want)
+                                : ((const float *)c)[i * n + j] != (float)want;
             }
         if (wrong != 0 || guards_hold(&d_c, c_offset, 0) != 0) {
             fprintf(stderr, "api_edges: %s: %zu elements wrong\n", what, wrong);
@@ -299,6 +330,15 @@ static void gemms(void)
         {5, 131, 2056, 4},     {1, 8449, 2056, 0},    {257, 8449, 1032, 4}, {257, 11624, 5184, 0},
         {513, 11617, 2560, 4}, {257, 12674, 4096, 0}, {1, 16904, 10304, 0},
     };
+    /* fp16 C (bytes in last): the 176 tile's quads (rows on 8 bytes), its
+     * pairs (rows or C on 4 bytes) and single stores (C on 2); the narrow
+     * tile's quads and pairs, unstaged; the wide tile unstaged (C 8 bytes
+     * in: quads), staged; M = 1. */
+    static const int64_t half_shapes[][4] = {
+        {257, 8452, 264, 0}, {257, 8452, 264, 4}, {257, 8450, 264, 0}, {257, 8450, 264, 2},
+        {300, 1000, 72, 8},  {300, 1000, 72, 4},  {300, 1000, 72, 6},  {257, 8448, 264, 8},
+        {257, 8448, 264, 0}, {1, 8448, 264, 8},
+    };
     int device = 0;
     CHECK(cudaGetDevice(&device));
     const enum gemm_tile_variant v =
@@ -309,7 +349,10 @@ static void gemms(void)
         return;
     }
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
-        gemm_case(v, shapes[s][0], shapes[s][1], shapes[s][2], (size_t)shapes[s][3]);
+        gemm_case(v, 0, shapes[s][0], shapes[s][1], shapes[s][2], (size_t)shapes[s][3]);
+    for (size_t s = 0; s < sizeof half_shapes / sizeof half_shapes[0]; ++s)
+        gemm_case(v, 1, half_shapes[s][0], half_shapes[s][1], half_shapes[s][2],
+                  (size_t)half_shapes[s][3]);
 }
 
 int main(void)
