@@ -33,8 +33,9 @@ static __device__ __forceinline__ void store_pair(__half *c, float v0, float v1)
  * stores C[row][8 j + 2 q .. + 3] and the odd one C[row][8 j + 8 + 2 (q -
  * 1) .. + 3]: a quad's 32 bytes of a row in four 8-byte stores, whole
  * sectors, where its 4-byte pairs write each sector half at a time. out
- * is aligned to 4 bytes, C's rows to 8 (the launcher's pairs == 2). Every
- * lane of the warp takes part. */
+ * is aligned to 4 bytes, C's rows to 8 (the launcher's pairs == 2) and
+ * 8 j to 4 elements (every tile and launch starts on a multiple of 8
+ * columns). Every lane of the warp takes part. */
 static __device__ __forceinline__ void store_quad(__half *out, int lane, float a0, float a1,
                                                   float b0, float b1)
 {

@@ -5,7 +5,7 @@
  * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
  * drift from the code.
  *
- * A tile is `rows` rows (128 of A, 256, 128 or 64 of B's columns) of 64 fp16 of K: 8
+ * A tile is `rows` rows (128 of A, 256, 176, 128 or 64 of B's columns) of 64 fp16 of K: 8
  * chunks of 16 bytes a row, as in the mma.sync tiles. wgmma reads a K-major
  * operand in one of four layouts, each a TMA swizzle mode (PTX ISA,
  * "Shared Memory Matrix Layout"; NVIDIA CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
@@ -41,7 +41,7 @@
 #define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
-#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* 4 x 48 KiB, middle 6 x 32, narrow 8 x 24 */
+#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* 4 x 48 KiB, 176 5 x 38, 6 x 32, 8 x 24 */
 #define GEMM_TILE_WGMMA_MAX_STAGES 8
 #define GEMM_TILE_WGMMA_CONSUMERS  2  /* warpgroups that multiply, 64 rows of C each */
 #define GEMM_TILE_WGMMA_M          64 /* wgmma.m64n{bn}k16: rows a warpgroup multiplies */
@@ -456,7 +456,7 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
  * first one's drain, 7-8 us on the H200 at K = 4096, about 11 of its 64 K
  * tiles (1000 x 14336 took 170-174 us in two launches, 180-196 in one,
  * before the 176 tile); 16 kept 512 x 11008 in one launch of middle tiles
- * (180 against 160 rounds' cost, 2 x 64 K tiles to gain), which ran 5-7%
+ * (180 against 160 rounds' cost: 0.2 x 64 = 12.8 K tiles to gain), which ran 5-7%
  * faster than two. So a short K keeps one launch
  * (docs/notes/gemm_tile/two-launches.md; the H100 unmeasured). The
  * launcher and the bank model both ask this; -D

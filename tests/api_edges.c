@@ -309,9 +309,10 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
     free(c);
 }
 
-/* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 256 wide) and its
- * clusters of two tile rows: one tile, an odd count of tile rows, one past a
- * tile, a grid of one narrow cluster, and more tiles than SMs; and K split
+/* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 176, 128 x 256
+ * wide) and its clusters of two tile rows: one tile, an odd count of tile
+ * rows, one past a tile, a grid of one narrow cluster, 176 tiles with edges
+ * in M and N (1100 x 2100), wide ones (769 x 3000); and K split
  * over clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split):
  * a last tile 8 wide, an odd N with C one element into its allocation (its
  * stores one by one); one tile row of 67 middle tiles, which run alone
@@ -328,16 +329,17 @@ static void gemms(void)
         {1, 1, 8, 0},          {128, 64, 64, 0},      {129, 65, 72, 0},     {384, 64, 136, 0},
         {257, 300, 24, 0},     {2000, 70, 8, 0},      {1100, 2100, 64, 0},  {3, 72, 2056, 0},
         {5, 131, 2056, 4},     {1, 8449, 2056, 0},    {257, 8449, 1032, 4}, {257, 11624, 5184, 0},
-        {513, 11617, 2560, 4}, {257, 12674, 4096, 0}, {1, 16904, 10304, 0},
+        {513, 11617, 2560, 4}, {257, 12674, 4096, 0}, {1, 16904, 10304, 0}, {769, 3000, 64, 0},
     };
     /* fp16 C (bytes in last): the 176 tile's quads (rows on 8 bytes), its
      * pairs (rows or C on 4 bytes) and single stores (C on 2); the narrow
-     * tile's quads and pairs, unstaged; the wide tile unstaged (C 8 bytes
-     * in: quads), staged; M = 1. */
+     * tile's quads, pairs and single stores, unstaged; the wide tile
+     * unstaged (C 8 bytes in: quads), staged; M = 1; quads in a second
+     * launch (wide then 176, 8448 columns in). */
     static const int64_t half_shapes[][4] = {
-        {257, 8452, 264, 0}, {257, 8452, 264, 4}, {257, 8450, 264, 0}, {257, 8450, 264, 2},
-        {300, 1000, 72, 8},  {300, 1000, 72, 4},  {300, 1000, 72, 6},  {257, 8448, 264, 8},
-        {257, 8448, 264, 0}, {1, 8448, 264, 8},
+        {257, 8452, 264, 0}, {257, 8452, 264, 4}, {257, 8450, 264, 0},   {257, 8450, 264, 2},
+        {300, 1000, 72, 8},  {300, 1000, 72, 4},  {300, 1000, 72, 6},    {257, 8448, 264, 8},
+        {257, 8448, 264, 0}, {1, 8448, 264, 8},   {257, 12676, 4096, 0},
     };
     int device = 0;
     CHECK(cudaGetDevice(&device));
