@@ -164,9 +164,9 @@ static const struct bf_size bench_sizes[] = {
  * 512 x 512 x 8192 splits the Hopper narrow tile's K in 2 (the partials'
  * pushes and reads); 128 x 11008 x 1024 runs its middle tile alone (one
  * tile row: its whole B tile a block, no multicast); 512 x 11008 x 1024
- * the 176 tile (two rounds); 264 x 11624 x 5184
- * two launches, wide tiles then middle ones (ncu sums both; C on 16 bytes,
- * so staged, as the model takes it). Its edge rows (8 of A, 104 of B) are
+ * the 176 tile (two rounds); 264 x 11624 x 5184 two launches, wide tiles
+ * then middle ones (ncu sums both; C on 16 bytes, so staged, as the model
+ * takes it). Its edge rows (8 of A, 104 of B) are
  * whole cp.async instructions of 4 rows on the mma.sync path: an
  * instruction that copies some rows and zero-fills others costs more than
  * the model says (258 rows: 4 wavefronts more each, docs/bank-rules.md). */
