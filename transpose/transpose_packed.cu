@@ -378,38 +378,65 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
  * whole by one block: they leave the sector where the next output row
  * starts to that row's first tile row (transpose_lines_owns), check their
  * copies, and write words across an end of `out` element by element; the
- * others do none of it. Four blocks
- * an SM (32 registers); halves take two tiles a block where the grid is
- * large (transpose_lines_stack, lines_stack). Needs sm_80 (cp.async). */
+ * others do none of it. An interior tile's first 8 warps store once
+ * lines 0 and 1 of its rows are in (lines_tile). Four blocks an SM (32
+ * registers); halves take two tiles a block where the grid is large
+ * (transpose_lines_stack, lines_stack). Needs sm_80 (cp.async). */
+
+/* Copy r's line `line` (lines_copy): from `from`, the row's first line
+ * in `in`, to `to` in the tile. */
 template <int E, bool Edge>
+static __device__ __forceinline__ void
+lines_copy_line(unsigned char *to, const unsigned char *__restrict__ in, int64_t from, int64_t rows,
+                int64_t cols, int64_t tile_row, int64_t tile_col, unsigned in_at, int r, int line)
+{
+    int64_t from_line = from + 128 * line;
+    int t = 0, s = 0;
+    if (Edge)
+        transpose_lines_copy(E, threadIdx.x, 3 * r + line, &t, &s);
+    const bool inside = !Edge || transpose_lines_copy_inside(E, rows, cols, tile_row, tile_col, t,
+                                                             s, in_at, &from_line);
+    copy_chunk(to + 128 * line, inside ? in + from_line : in, inside ? 16 : 0);
+}
+
+/* The tile's copies; Split: in two groups, lines 0 and 1 of every row
+ * (all that warps 0-7 read: lines_tile), then line 2. */
+template <int E, bool Edge, bool Split>
 static __device__ __forceinline__ void
 lines_copy(unsigned char *tile, const unsigned char *__restrict__ in, int64_t rows, int64_t cols,
            int64_t tile_row, int64_t tile_col)
 {
+    /* the thread's tile rows (transpose_lines_copy): 2 for bytes, 1 for
+     * halves, known here so that no copy is predicated */
+    constexpr int R = 32 * transpose_pack(TRANSPOSE_PACKED, E) / (TRANSPOSE_CELLS_THREADS / 8);
+    static_assert(3 * R <= TRANSPOSE_LINES_COPIES, "transpose_lines_copy's rows");
     const unsigned in_at = (unsigned)((uintptr_t)in % 128);
+    int64_t from[R];
+    unsigned char *to[R];
 #pragma unroll
-    for (int r = 0; r < TRANSPOSE_LINES_COPIES / 3; ++r) { /* the thread's tile rows */
+    for (int r = 0; r < R; ++r) {
         int t, s;
-        if (!transpose_lines_copy(E, threadIdx.x, 3 * r, &t, &s))
-            break; /* whole warps */
+        transpose_lines_copy(E, threadIdx.x, 3 * r, &t, &s);
         /* where the row's first line lies in `in` and in the tile; its others
          * lie 128 bytes on in both (transpose_lines_copy) */
         const int64_t row_byte =
             Edge ? transpose_lines_row_byte_wrapped(E, rows, cols, tile_row, tile_col, t)
                  : transpose_lines_row_byte(E, cols, tile_row, tile_col, t);
         const unsigned g = transpose_lines_first_chunk(in_at, row_byte);
-        const int64_t from = transpose_lines_from(in_at, row_byte, s);
-        unsigned char *to = tile + transpose_lines_offset(E, t, s - (int)g, g);
+        from[r] = transpose_lines_from(in_at, row_byte, s);
+        to[r] = tile + transpose_lines_offset(E, t, s - (int)g, g);
 #pragma unroll
-        for (int line = 0; line < 3; ++line) {
-            int64_t from_line = from + 128 * line;
-            if (Edge)
-                transpose_lines_copy(E, threadIdx.x, 3 * r + line, &t, &s);
-            const bool inside =
-                !Edge || transpose_lines_copy_inside(E, rows, cols, tile_row, tile_col, t, s, in_at,
-                                                     &from_line);
-            copy_chunk(to + 128 * line, inside ? in + from_line : in, inside ? 16 : 0);
-        }
+        for (int line = 0; line < (Split ? 2 : 3); ++line)
+            lines_copy_line<E, Edge>(to[r], in, from[r], rows, cols, tile_row, tile_col, in_at, r,
+                                     line);
+    }
+    if (Split) {
+        copies_commit();
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            lines_copy_line<E, Edge>(to[r], in, from[r], rows, cols, tile_row, tile_col, in_at, r,
+                                     2);
+        copies_commit();
     }
 }
 
@@ -549,16 +576,38 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
     lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile, lines_chunks<E>{});
 }
 
-/* One tile: its copies, then (all of them in) its stores. */
+/* One tile: its copies, then its stores. Interior tiles copy in two
+ * groups, lines 0 and 1 of every row, then line 2. A warp's chunk columns
+ * j and j + 1 lie in line (g + j + 1) / 8 of a row that starts at chunk g
+ * of its line (g < 8): warps 0-7 read lines 0 and 1 only, so they store
+ * once the first group is in, while line 2 lands for warps 8-15, which
+ * wait on barrier 1 (warps 0-7 arrive at it once their own line-2 copies
+ * are in). Edge tiles copy in one group (split, they would spill). */
+#define TRANSPOSE_LINES_NEAR_WARPS 8
 template <int E, bool Edge>
 static __device__ __forceinline__ void
 lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
            int64_t cols, int64_t tile_row, int64_t tile_col, unsigned char *tile)
 {
-    lines_copy<E, Edge>(tile, in, rows, cols, tile_row, tile_col);
-    copies_wait();
+    if constexpr (Edge) {
+        lines_copy<E, Edge, false>(tile, in, rows, cols, tile_row, tile_col);
+        copies_wait();
+        __syncthreads();
+        lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
+        return;
+    }
+    lines_copy<E, Edge, true>(tile, in, rows, cols, tile_row, tile_col);
+    copies_wait_but_last();
     __syncthreads();
-    lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
+    if (threadIdx.x / 32 < TRANSPOSE_LINES_NEAR_WARPS) {
+        lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
+        copies_wait();
+        asm volatile("bar.arrive 1, %0;\n" ::"n"(TRANSPOSE_CELLS_THREADS) : "memory");
+    } else {
+        copies_wait();
+        asm volatile("bar.sync 1, %0;\n" ::"n"(TRANSPOSE_CELLS_THREADS) : "memory");
+        lines_store<E, Edge>(out, in, rows, cols, tile_row, tile_col, tile);
+    }
 }
 
 /* A block's `tiles` tiles (at most Stack: transpose_lines_stack), one
@@ -577,7 +626,7 @@ lines_stack(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
 #pragma unroll
         for (int s = 0; s < Stack; ++s)
             if (s < tiles) {
-                lines_copy<E, Edge>(tile[s], in, rows, cols, tile_row + s, tile_col);
+                lines_copy<E, Edge, false>(tile[s], in, rows, cols, tile_row + s, tile_col);
                 copies_commit();
             }
 #pragma unroll

@@ -46,9 +46,9 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
     const auto copy = [&](int64_t tile, unsigned char *to) {
         const int64_t tile_row = tile % tile_rows, tile_col = tile / tile_rows;
         if (transpose_lines_edge(E, rows, cols, tile_row, tile_col))
-            lines_copy<E, true>(to, in, rows, cols, tile_row, tile_col);
+            lines_copy<E, true, false>(to, in, rows, cols, tile_row, tile_col);
         else
-            lines_copy<E, false>(to, in, rows, cols, tile_row, tile_col);
+            lines_copy<E, false, false>(to, in, rows, cols, tile_row, tile_col);
     };
     copy(t, both);
     copies_commit();

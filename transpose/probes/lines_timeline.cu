@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
                row_edge = edge && !transpose_lines_edge(E, rows, cols, 1, tile_col);
     unsigned long long t0 = now_ns(), t1, t2;
     if (edge) {
-        lines_copy<E, true>(tile, in, rows, cols, tile_row, tile_col);
+        lines_copy<E, true, false>(tile, in, rows, cols, tile_row, tile_col);
         copies_wait();
         __syncthreads();
         t1 = now_ns();
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
         else
             lines_store<E, true>(out, in, rows, cols, tile_row, tile_col, tile);
     } else {
-        lines_copy<E, false>(tile, in, rows, cols, tile_row, tile_col);
+        lines_copy<E, false, false>(tile, in, rows, cols, tile_row, tile_col);
         copies_wait();
         __syncthreads();
         t1 = now_ns();
