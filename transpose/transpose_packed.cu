@@ -383,8 +383,9 @@ __global__ void __launch_bounds__(TRANSPOSE_CELLS_THREADS,
  * registers); halves take two tiles a block where the grid is large
  * (transpose_lines_stack, lines_stack). Needs sm_80 (cp.async). */
 
-/* Copy r's line `line` (lines_copy): from `from`, the row's first line
- * in `in`, to `to` in the tile. */
+/* The thread's copy in line `line` of its tile row r (lines_copy): `from`
+ * and `to` are its chunk of the row's first line, in `in` and in the tile
+ * (the edge tiles check `from` again, line by line). */
 template <int E, bool Edge>
 static __device__ __forceinline__ void
 lines_copy_line(unsigned char *to, const unsigned char *__restrict__ in, int64_t from, int64_t rows,
@@ -577,13 +578,15 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
 }
 
 /* One tile: its copies, then its stores. Interior tiles copy in two
- * groups, lines 0 and 1 of every row, then line 2. A warp's chunk columns
- * j and j + 1 lie in line (g + j + 1) / 8 of a row that starts at chunk g
- * of its line (g < 8): warps 0-7 read lines 0 and 1 only, so they store
- * once the first group is in, while line 2 lands for warps 8-15, which
- * wait on barrier 1 (warps 0-7 arrive at it once their own line-2 copies
- * are in). Edge tiles copy in one group (split, they would spill). */
+ * groups, lines 0 and 1 of every row, then line 2. Warp j reads chunks j
+ * and j + 1 of each row, in lines (g + j) / 8 and (g + j + 1) / 8 of a row
+ * that starts at chunk g of its line (g < 8): at most line 1 for j < 8.
+ * So warps 0-7 store once the first group is in, while line 2 lands for
+ * warps 8-15, which wait on barrier 1 (warps 0-7 arrive at it once their
+ * own line-2 copies are in). Edge tiles copy in one group (split, they
+ * would spill). */
 #define TRANSPOSE_LINES_NEAR_WARPS 8
+static_assert((7 + TRANSPOSE_LINES_NEAR_WARPS) / 8 <= 1, "warps 0-7 read lines 0 and 1 only");
 template <int E, bool Edge>
 static __device__ __forceinline__ void
 lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,

@@ -1,6 +1,7 @@
 /* Where the packed lines kernel's time goes at odd shapes: the library's
  * lines kernel, one tile a block (halves unstacked where the library
- * stacks two: transpose_lines_stack), each block stamping the global
+ * stacks two: transpose_lines_stack; copies in one group where the
+ * library's interior tiles take two: lines_tile), each block stamping the global
  * timer (ns) at entry, when its whole tile is in (past the barrier) and
  * when its stores are issued (past a second barrier), and the SM it ran
  * on. Run as the bench runs it (L2 flushed by a read under 4x L2, else
