@@ -429,6 +429,27 @@ static void test_lines_shortcuts(void)
         EXPECT(lines, "%d-byte lines kernel: a row's lines 128 bytes apart in `in` and the tile",
                elem);
         EXPECT(parts, "%d-byte lines kernel: a lane's chunks in two parts", elem);
+
+        /* lines_tile's split: the first TRANSPOSE_LINES_NEAR_WARPS warps read
+         * their lanes' own rows' lines 0 and 1 only, at every phase; the next
+         * warp reads line 2 at some phase (the bound is tight) */
+        const uint32_t row_bytes = 16u * TRANSPOSE_LINES_ROW;
+        bool near = true, next_reads_line_2 = false;
+        for (int lane = 0; lane < 32; ++lane)
+            for (int i = 0; i < k; ++i)
+                for (unsigned in_row_byte = 0; in_row_byte < 256; ++in_row_byte)
+                    for (int j = 0; j <= TRANSPOSE_LINES_NEAR_WARPS; ++j)
+                        for (int c = j; c <= j + 1; ++c) {
+                            const uint32_t o = transpose_lines_chunk(elem, lane, i, in_row_byte, c);
+                            if (j < TRANSPOSE_LINES_NEAR_WARPS)
+                                near &= o / row_bytes == (uint32_t)(k * lane + i) &&
+                                        o % row_bytes < 256u;
+                            else
+                                next_reads_line_2 |= o % row_bytes >= 256u;
+                        }
+        EXPECT(near && next_reads_line_2,
+               "%d-byte lines kernel: warps 0-%d read lines 0 and 1 only, warp %d line 2 too", elem,
+               TRANSPOSE_LINES_NEAR_WARPS - 1, TRANSPOSE_LINES_NEAR_WARPS);
     }
     bool writes = true;
     for (int lane = 0; lane < 32; ++lane)

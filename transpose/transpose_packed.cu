@@ -578,14 +578,11 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
 }
 
 /* One tile: its copies, then its stores. Interior tiles copy in two
- * groups, lines 0 and 1 of every row, then line 2. Warp j reads chunks j
- * and j + 1 of each row, in lines (g + j) / 8 and (g + j + 1) / 8 of a row
- * that starts at chunk g of its line (g < 8): at most line 1 for j < 8.
- * So warps 0-7 store once the first group is in, while line 2 lands for
- * warps 8-15, which wait on barrier 1 (warps 0-7 arrive at it once their
- * own line-2 copies are in). Edge tiles copy in one group (split, they
- * would spill). */
-#define TRANSPOSE_LINES_NEAR_WARPS 8
+ * groups, lines 0 and 1 of every row, then line 2: warps 0-7 read lines 0
+ * and 1 only (TRANSPOSE_LINES_NEAR_WARPS), so they store once the first
+ * group is in, while line 2 lands for warps 8-15, which wait on barrier 1
+ * (warps 0-7 arrive at it once their own line-2 copies are in). Edge tiles
+ * copy in one group (split, they would spill). */
 static_assert((7 + TRANSPOSE_LINES_NEAR_WARPS) / 8 <= 1, "warps 0-7 read lines 0 and 1 only");
 template <int E, bool Edge>
 static __device__ __forceinline__ void

@@ -309,6 +309,12 @@ static BF_HD uint32_t transpose_lines_chunk(int elem_bytes, int lane, int i, uns
            transpose_lines_offset_row(i, in_row_byte, c);
 }
 
+/* The store phase's warp j reads chunks j and j + 1 of each row, in lines
+ * (g + j) / 8 and (g + j + 1) / 8 of the three the row copies (g < 8: the
+ * chunk of its line the row starts at): at most line 1 for the first 8
+ * warps, which so store once lines 0 and 1 are in (lines_tile). */
+#define TRANSPOSE_LINES_NEAR_WARPS 8
+
 /* Copy n of thread `thread`: tile row *t, chunk *s of its three lines (the
  * row's chunk s - g). Eight lanes copy a line: a warp's copy n is line n %
  * 3 of 4 tile rows, thread / 8 + 64 (n / 3), so that a thread's copies
