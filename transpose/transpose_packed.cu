@@ -582,8 +582,8 @@ lines_store(unsigned char *__restrict__ out, const unsigned char *__restrict__ i
  * and 1 only (TRANSPOSE_LINES_NEAR_WARPS), so they store once the first
  * group is in, while line 2 lands for warps 8-15, which wait on barrier 1
  * (warps 0-7 arrive at it once their own line-2 copies are in). Edge tiles
- * copy in one group (split, they would spill). */
-static_assert((7 + TRANSPOSE_LINES_NEAR_WARPS) / 8 <= 1, "warps 0-7 read lines 0 and 1 only");
+ * copy in one group (split, they would spill). test_transpose holds the
+ * bound at every phase. */
 template <int E, bool Edge>
 static __device__ __forceinline__ void
 lines_tile(unsigned char *__restrict__ out, const unsigned char *__restrict__ in, int64_t rows,
