@@ -338,6 +338,30 @@ static __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
+/* The same for a 64 x 96 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 11. */
+static __device__ __forceinline__ void wgmma_m64n96k16(float (&d)[48], uint64_t desc_a,
+                                                       uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %50, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, "
+                 "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, "
+                 "%34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+                 "}, %48, %49, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
 /* The same for a 64 x 64 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 7. */
 static __device__ __forceinline__ void wgmma_m64n64k16(float (&d)[32], uint64_t desc_a,
                                                        uint64_t desc_b, int scale_d)
@@ -374,7 +398,8 @@ template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
 /* ---- the family's K tile: 4 wgmma on tiles laid out as gemm_tile_wgmma_layout.h says ---- */
 
 /* acc += rows a_row0 .. + 63 of the A tile at `a` (a_rows rows) times the B
- * tile at `b` (BN rows: 256, 128 in the middle tile, 64 in the narrow one),
+ * tile at `b` (BN rows: 256, 176, 128 in the middle tile, 96 at one tile
+ * row, 64 in the narrow one),
  * over a stage's 64 of K: 4 wgmma.m64n{BN}k16, each operand's descriptor
  * moved to the k16 step.
  * With accumulate 0 the first replaces acc (wgmma's scale-d), so that a tile
@@ -384,7 +409,8 @@ static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_
                                                    int a_row0, uint32_t b, int accumulate)
 {
     static_assert(BN == GEMM_TILE_WGMMA_BN || BN == GEMM_TILE_WGMMA_BN_176 ||
-                      BN == GEMM_TILE_WGMMA_BN_MID || BN == GEMM_TILE_WGMMA_BN_NARROW,
+                      BN == GEMM_TILE_WGMMA_BN_MID || BN == GEMM_TILE_WGMMA_BN_96 ||
+                      BN == GEMM_TILE_WGMMA_BN_NARROW,
                   "a tile width");
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
 #pragma unroll
@@ -400,6 +426,8 @@ static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_
             wgmma_m64n176k16(acc, da, db, accumulate || kk > 0);
         else if constexpr (BN == GEMM_TILE_WGMMA_BN_MID)
             wgmma_m64n128k16(acc, da, db, accumulate || kk > 0);
+        else if constexpr (BN == GEMM_TILE_WGMMA_BN_96)
+            wgmma_m64n96k16(acc, da, db, accumulate || kk > 0);
         else
             wgmma_m64n64k16(acc, da, db, accumulate || kk > 0);
     }

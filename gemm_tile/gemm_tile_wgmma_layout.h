@@ -39,6 +39,7 @@
 #define GEMM_TILE_WGMMA_BN         256 /* columns of C (rows of the B tile) */
 #define GEMM_TILE_WGMMA_BN_176     176 /* ... in the 176 tile: 11008 in 63 */
 #define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
+#define GEMM_TILE_WGMMA_BN_96      96  /* ... in the 96 tile, at one tile row: 11008 in 115 */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
 #define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* 4 x 48 KiB, 176 5 x 38, 6 x 32, 8 x 24 */
@@ -82,15 +83,18 @@
 #ifndef GEMM_TILE_WGMMA_MID_CN
 #define GEMM_TILE_WGMMA_MID_CN 1
 #endif
-/* The cluster's shape for a tile `bn` columns wide (constant expressions: the kernel's). */
+/* The cluster's shape for a tile `bn` columns wide (constant expressions:
+ * the kernel's). The 96 tile, taken at one tile row only, runs alone. */
 #define GEMM_TILE_WGMMA_CM_OF(bn)                                                                  \
     ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_WIDE_CM        \
      : (bn) == GEMM_TILE_WGMMA_BN_MID                             ? GEMM_TILE_WGMMA_MID_CM         \
-                                                                  : GEMM_TILE_WGMMA_NARROW_CM)
+     : (bn) == GEMM_TILE_WGMMA_BN_NARROW                          ? GEMM_TILE_WGMMA_NARROW_CM      \
+                                                                  : 1)
 #define GEMM_TILE_WGMMA_CN_OF(bn)                                                                  \
     ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_WIDE_CN        \
      : (bn) == GEMM_TILE_WGMMA_BN_MID                             ? GEMM_TILE_WGMMA_MID_CN         \
-                                                                  : GEMM_TILE_WGMMA_NARROW_CN)
+     : (bn) == GEMM_TILE_WGMMA_BN_NARROW                          ? GEMM_TILE_WGMMA_NARROW_CN      \
+                                                                  : 1)
 #define GEMM_TILE_WGMMA_CLUSTER_OF(bn) (GEMM_TILE_WGMMA_CM_OF(bn) * GEMM_TILE_WGMMA_CN_OF(bn))
 #define GEMM_TILE_WGMMA_MAX_CLUSTER    4 /* 2 x 2 */
 /* The middle tile at one tile row (M <= 128) runs alone: there its
@@ -388,16 +392,20 @@ static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sm
  * wide tiles: middle 0.57-0.63, narrow 0.50-0.64 (H100,
  * docs/notes/gemm_tile/middle-tile.md); the 176 tile 0.72-0.74, 0.73-0.78
  * where C's rows are not whole 16 bytes (H200,
- * docs/notes/gemm_tile/tile-widths.md). */
+ * docs/notes/gemm_tile/tile-widths.md); the 96 tile, at one tile row,
+ * where the K loop waits on its loads, 0.96-0.97 of a middle round on the
+ * H200 (28 KiB a K step against 32). */
 #define GEMM_TILE_WGMMA_COST_WIDE   100
 #define GEMM_TILE_WGMMA_COST_176    73
 #define GEMM_TILE_WGMMA_COST_MID    60
+#define GEMM_TILE_WGMMA_COST_96     58
 #define GEMM_TILE_WGMMA_COST_NARROW 50
 static BF_HD int gemm_tile_wgmma_cost(int bn)
 {
     return bn == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_COST_WIDE
            : bn == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_COST_176
            : bn == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_COST_MID
+           : bn == GEMM_TILE_WGMMA_BN_96  ? GEMM_TILE_WGMMA_COST_96
                                           : GEMM_TILE_WGMMA_COST_NARROW;
 }
 /* The tile's width for an m x n C on a GPU of `sms` SMs: the one whose
@@ -415,8 +423,17 @@ static BF_HD int gemm_tile_wgmma_cost(int bn)
  * one tile row the middle tile runs alone, sms tiles a round: 128 x 11008
  * is one round of 86 (60) against two narrow rounds (100), and took
  * 29.3-30.2 us against the narrow tile's 34.4-39.4 with its K split
- * (H200). The launcher and the bank model both ask this; a probe fixes
- * the width with -D GEMM_TILE_WGMMA_FORCE_BN. */
+ * (H200). The 96 tile runs alone, at one tile row and in one round only
+ * (where it was measured): 8448 < N <= 12672 on 132 SMs, one round of it
+ * (58) against two narrow rounds (100) or one middle round (60); 128 x
+ * 11008 is 115 of its tiles where the middle tile leaves 46 SMs idle, 2-4%
+ * faster (docs/notes/gemm_tile/tile-widths.md, "A 96 tile at one tile
+ * row"). The launcher and the bank model both ask
+ * this; a probe fixes the width with -D GEMM_TILE_WGMMA_FORCE_BN, and -D
+ * GEMM_TILE_WGMMA_WITH_96=0 leaves the 96 tile out (a probe's before). */
+#ifndef GEMM_TILE_WGMMA_WITH_96
+#define GEMM_TILE_WGMMA_WITH_96 1
+#endif
 static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
 {
 #ifdef GEMM_TILE_WGMMA_FORCE_BN
@@ -425,11 +442,15 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     (void)sms;
     return GEMM_TILE_WGMMA_FORCE_BN;
 #else
-    const int widths[4] = {GEMM_TILE_WGMMA_BN_176, GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID,
-                           GEMM_TILE_WGMMA_BN_NARROW};
+    const int widths[5] = {GEMM_TILE_WGMMA_BN_176, GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID,
+                           GEMM_TILE_WGMMA_BN_96, GEMM_TILE_WGMMA_BN_NARROW};
     int best = 0;
     int64_t least = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
+        if (widths[i] == GEMM_TILE_WGMMA_BN_96 &&
+            (!GEMM_TILE_WGMMA_WITH_96 || m > GEMM_TILE_WGMMA_BM ||
+             gemm_tile_wgmma_rounds(m, n, widths[i], sms) > 1))
+            continue; /* one tile row, one round: where it was measured */
         const int64_t cost =
             gemm_tile_wgmma_cost(widths[i]) * gemm_tile_wgmma_rounds(m, n, widths[i], sms);
         if (i == 0 || cost <= least) {

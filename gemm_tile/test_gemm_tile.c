@@ -725,7 +725,10 @@ static void test_wgmma_layouts(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         const uint32_t w = gemm_tile_wgmma_slab_bytes(var);
-        for (int rows = GEMM_TILE_WGMMA_BN_NARROW; rows <= GEMM_TILE_WGMMA_BN; rows *= 2) {
+        static const int widths[4] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_96,
+                                      GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN};
+        for (int i = 0; i < 4; ++i) {
+            const int rows = widths[i];
             memset(seen, 0, sizeof seen);
             int bad = 0, bad_formula = 0;
             for (int r = 0; r < rows; ++r)
@@ -767,16 +770,20 @@ static void test_wgmma_layouts(void)
                gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_MID) == 6 &&
                gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_NARROW) == 8,
            "4 wide stages, 6 middle ones, 8 narrow ones");
+    /* the 96 tile: 6 stages of 28 KiB, each on 1024 bytes, inside the ring */
+    EXPECT(gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_96) == 28 * 1024 &&
+               gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_96) == 6,
+           "the 96 tile: 6 stages of 28 KiB");
     EXPECT(GEMM_TILE_WGMMA_SMEM_BYTES <= 227 * 1024, "the pipeline fits a block's 227 KiB");
 }
 
 /* The tile width the launcher picks: the least rounds x cost (wide 100,
- * 176 73, middle 60, narrow 50), on a tie the narrower of the three and
- * the 176 tile only where strictly the least; the wide, 176 and middle
- * tiles' rounds count clusters of 2 tile rows on sms / 2 clusters, but at
- * one tile row the middle tile runs alone (sms blocks). On 132 SMs:
- * the sweep's shapes, and each edge where the choice turns, one column
- * either side. */
+ * 176 73, middle 60, 96 58, narrow 50), on a tie the narrower and the 176
+ * tile only where strictly the least; the wide, 176 and middle tiles'
+ * rounds count clusters of 2 tile rows on sms / 2 clusters, but at one
+ * tile row the middle tile runs alone (sms blocks), and the 96 tile runs
+ * there only, alone and in one round. On 132 SMs: the sweep's shapes, and each edge where
+ * the choice turns, one column either side. */
 static void test_wgmma_rule(void)
 {
     const struct {
@@ -792,7 +799,7 @@ static void test_wgmma_rule(void)
         {1, 1, 132, 64},
         /* a transformer layer: M tokens by N */
         {128, 4096, 132, 64},
-        {128, 11008, 132, 128},
+        {128, 11008, 132, 96},
         {128, 14336, 132, 128},
         {512, 4096, 132, 128},
         {512, 11008, 132, 176},
@@ -801,14 +808,20 @@ static void test_wgmma_rule(void)
         {1000, 11008, 132, 176},
         {4096, 4096, 132, 256},
         /* one tile row: 132 narrow tiles (one round, 50), then 133 (two,
-         * 100) against 67 middle ones alone (one, 60); 264 middle tiles
-         * (two, 120), then 265 (three, 180) against 133 wide cluster tiles
-         * (three, 300), 193 of the 176 tile (three, 219) and 529 narrow
-         * (five, 250) */
+         * 100) against 89 of the 96 tile (one, 58) and 67 middle ones alone
+         * (one, 60); 132 of the 96 tile, then 133 (two, 116) against 100
+         * middle ones (one, 60); 264 middle tiles (two, 120), then 265
+         * (three, 180) against 133 wide cluster tiles (three, 300), 193 of
+         * the 176 tile (three, 219) and 529 narrow (five, 250), the 96
+         * tile's 353 being three rounds */
         {1, 132 * 64, 132, 64},
-        {1, 132 * 64 + 1, 132, 128},
+        {1, 132 * 64 + 1, 132, 96},
+        {128, 132 * 96, 132, 96},
+        {128, 132 * 96 + 1, 132, 128},
         {128, 264 * 128, 132, 128},
         {128, 264 * 128 + 1, 132, 128},
+        /* two tile rows: no 96 tile (129 x 11008: the 176 tile) */
+        {129, 11008, 132, 176},
         /* two tile rows: 132 narrow tiles, one round; then 134 (two, 100)
          * against 34 middle cluster tiles (one, 60); 66 of those, then 67
          * (two, 120) against 49 of the 176 tile (one, 73); 66 of those,
@@ -891,10 +904,11 @@ static void test_wgmma_descriptors(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad = 0;
-        for (int operand = 0; operand < 4; ++operand) { /* A, B, the middle and narrow Bs */
+        for (int operand = 0; operand < 5; ++operand) { /* A, B, the narrow, middle, 96 Bs */
             const int rows = operand == 1   ? GEMM_TILE_WGMMA_BN
                              : operand == 2 ? GEMM_TILE_WGMMA_BN_NARROW
                              : operand == 3 ? GEMM_TILE_WGMMA_BN_MID
+                             : operand == 4 ? GEMM_TILE_WGMMA_BN_96
                                             : GEMM_TILE_WGMMA_BM,
                       reads = operand ? rows : GEMM_TILE_WGMMA_M;
             for (int row0 = 0; row0 + reads <= rows; row0 += reads)
@@ -1027,6 +1041,31 @@ static void test_wgmma_model(void)
                            s[GEMM_TILE_SITE_TMA_A].requests == 0,
                        "%s: k = 12 refused, no requests", names[v]);
             }
+    /* The 96 tile: 100 x 9000 x 200 on 132 SMs is one tile row, 94 of its
+     * tiles alone, 4 K tiles each; A's boxes 104 rows (M rounded up to 8),
+     * B's 96; each wgmma reads 12 B core matrices a k16 half, one wavefront
+     * each; C stored directly. */
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
+        for (int out = 2; out <= 4; out += 2) {
+            const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
+            struct bf_site s[BF_MAX_SITES];
+            EXPECT_EQ(gemm_tile_wgmma_bn(100, 9000, 132), GEMM_TILE_WGMMA_BN_96, "the 96 tile");
+            gemm_tile_model_launch(var, 100, 9000, 200, out, &bf_rules_sm90, s);
+            const uint64_t ktiles = 94 * 4,
+                           wgmma = ktiles * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK;
+            EXPECT(s[GEMM_TILE_SITE_TMA_A].wavefronts == ktiles * 104 &&
+                       s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles * 96 &&
+                       s[GEMM_TILE_SITE_WGMMA_B].wavefronts == 24 * wgmma &&
+                       s[GEMM_TILE_SITE_WGMMA_B].ideal == 24 * wgmma &&
+                       s[GEMM_TILE_SITE_C_STAGE].requests == 0 &&
+                       s[GEMM_TILE_SITE_C_TMA].requests == 0,
+                   "%s, the 96 tile: TMA lines %llu / %llu, B reads %llu of %llu wgmma, C "
+                   "stored directly",
+                   names[v], (unsigned long long)s[GEMM_TILE_SITE_TMA_A].wavefronts,
+                   (unsigned long long)s[GEMM_TILE_SITE_TMA_B].wavefronts,
+                   (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts,
+                   (unsigned long long)wgmma);
+        }
     /* A tile's epilogue through the buffers in each width (the narrow tile
      * stores C directly unless GEMM_TILE_WGMMA_NARROW_STAGED; staged, its
      * stores are as free of conflicts as the others'): per consumer bn
@@ -1107,7 +1146,7 @@ static void test_wgmma_a_rows(void)
         {9, GEMM_TILE_WGMMA_BN_NARROW, 16},    {64, GEMM_TILE_WGMMA_BN_NARROW, 64},
         {127, GEMM_TILE_WGMMA_BN_NARROW, 128}, {128, GEMM_TILE_WGMMA_BN_NARROW, 128},
         {129, GEMM_TILE_WGMMA_BN_NARROW, 128}, {100000, GEMM_TILE_WGMMA_BN, 128},
-        {1, GEMM_TILE_WGMMA_BN_MID, 8},
+        {1, GEMM_TILE_WGMMA_BN_MID, 8},        {37, GEMM_TILE_WGMMA_BN_96, 40},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
         const int bn = cases[i].bn, cn = gemm_tile_wgmma_cn(cases[i].m, bn),
@@ -1496,14 +1535,29 @@ static void test_wgmma_emulated(void)
                    "reference: relative L2 %g",
                    names[v], bn, cm, cn, err);
         }
-    /* A shorter than a tile (M 1, 37, 64): A's box holds M rounded up to 8
-     * rows; the tile's rows below it hold NaN (what a stage held before,
-     * at its worst), which reaches only C's rows past M, never stored. */
+    /* The 96 tile, alone (the rule takes it at one tile row; the data path
+     * is the same at any M) */
+    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+        const struct emulated e = {NULL, a, b, m, n, k, 0};
+        for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+            c[i] = NAN;
+        emu_wgmma_launch((enum gemm_tile_variant)v, GEMM_TILE_WGMMA_BN_96, 1, 1, &e, smem, n,
+                         clusters, c);
+        const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+        EXPECT(err < 1e-6,
+               "%s, the 96 tile: the emulated wgmma kernel's C is off the reference: relative "
+               "L2 %g",
+               names[v], err);
+    }
+    /* A shorter than a tile (M 1, 37, 64), in the narrow and 96 tiles: A's
+     * box holds M rounded up to 8 rows; the tile's rows below it hold NaN
+     * (what a stage held before, at its worst), which reaches only C's
+     * rows past M, never stored. */
     static const int64_t short_m[] = {1, 37, 64};
-    for (size_t i = 0; i < sizeof short_m / sizeof *short_m; ++i)
+    for (size_t i = 0; i < 2 * sizeof short_m / sizeof *short_m; ++i)
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
-            const int64_t ms = short_m[i];
-            const int bn = GEMM_TILE_WGMMA_BN_NARROW;
+            const int64_t ms = short_m[i % 3];
+            const int bn = i < 3 ? GEMM_TILE_WGMMA_BN_NARROW : GEMM_TILE_WGMMA_BN_96;
             const uint16_t nan_half = 0x7e00;
             for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
                 for (size_t x = 0; x < GEMM_TILE_WGMMA_BARRIERS / 2; ++x)
@@ -1520,9 +1574,9 @@ static void test_wgmma_emulated(void)
             }
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(ms * n));
             EXPECT(err < 1e-6 && gemm_tile_wgmma_a_load_rows(ms, bn) == (int)((ms + 7) / 8 * 8),
-                   "%s, M = %lld: the emulated kernel's C with A boxes of %d rows: relative L2 "
-                   "%g",
-                   names[v], (long long)ms, gemm_tile_wgmma_a_load_rows(ms, bn), err);
+                   "%s, bn %d, M = %lld: the emulated kernel's C with A boxes of %d rows: "
+                   "relative L2 %g",
+                   names[v], bn, (long long)ms, gemm_tile_wgmma_a_load_rows(ms, bn), err);
         }
     /* Split K: 300 x 300 x 200's narrow tiles, each K split over two blocks
      * (parts of 2 K tiles, the second with the partial one): the sums of
@@ -1573,7 +1627,7 @@ static void test_wgmma_two_launches(void)
         {2000, 3000, 4096, 132, 0, 128, 0},
         {1000, 11008, 4096, 132, 0, 176, 0},
         {4096, 14336, 4096, 132, 0, 256, 0},
-        {128, 11008, 4096, 132, 0, 128, 0},
+        {128, 11008, 4096, 132, 0, 96, 0},
         {8192, 8192, 8192, 132, 0, 256, 0},
         {256, 256, 256, 132, 0, 64, 0},
         /* the tests' two-launch shapes (api_edges, the suite, hw): each
