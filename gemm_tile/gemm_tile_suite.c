@@ -107,19 +107,18 @@ enum { TYPE_F32, TYPE_F16 };
  * sides, a K tail), 501 x 4000 x 200 (the same with C one element in:
  * stored directly) and 1000 x 4200 x 264 (two tiles a block, the ring
  * wrapping from one to the next); 4000 x 3000 x 264 is 2000 x 3000 x 264
- * in its wide tile; 1 x 8449 x 72 is one tile row in the 96 tile (89
- * blocks, no cluster; the last tile 1 column wide), 1 x 12673 x 72 in the
- * middle tile alone (100 blocks; the 96 tile's 133 would take two
- * rounds). The narrow tile splits K over
- * clusters of 2 (gemm_tile_wgmma_split) at 129 x 200 x 8200 (parts of 64
- * and 65 K tiles, edges, a K tail), 1 x 300 x 2056 (M = 1, parts of 16
- * and 17 K tiles: the fewest that split) and 384 x 704 x 8192 (66
- * clusters: a whole H100). It takes its 176 tile at 1000 x 14336 x 4096
- * (5 rounds, edges in M and N) and runs C in two launches
- * (gemm_tile_wgmma_first_columns) at 257 x 11624 x 5184: a round of wide
- * tiles over the first 8448 columns, one of middle ones over the rest.
- * (8192^3 is the bench's and 4096^3 the hw list's, which
- * gpu.gemm_tile.bench runs, checking C too.) */
+ * in its wide tile; 128 x 8456 x 72 is one tile row in the 96 tile (89
+ * blocks, no cluster; every consumer's rows inside C, so fp16 goes out
+ * four halves a thread and fp32 in pairs unpredicated, but the last tile,
+ * 8 columns wide), 1 x 12673 x 72 in the middle tile alone (100 blocks;
+ * the 96 tile's 133 would take two rounds; the last tile 1 column wide). The narrow tile splits K
+ * over clusters of 2 (gemm_tile_wgmma_split) at 129 x 200 x 8200 (parts of 64 and 65 K tiles,
+ * edges, a K tail), 1 x 300 x 2056 (M = 1, parts of 16 and 17 K tiles: the fewest that split) and
+ * 384 x 704 x 8192 (66 clusters: a whole H100). It takes its 176 tile at 1000 x 14336 x 4096 (5
+ * rounds, edges in M and N) and runs C in two launches (gemm_tile_wgmma_first_columns) at 257 x
+ * 11624 x 5184: a round of wide tiles over the first 8448 columns, one of middle ones over the
+ * rest. (8192^3 is the bench's and 4096^3 the hw list's, which gpu.gemm_tile.bench runs, checking C
+ * too.) */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {8, 24, 8}},          {3, {16, 16, 16}},
     {3, {24, 24, 24}},       {3, {40, 40, 40}},        {3, {1, 1, 8}},
@@ -129,7 +128,7 @@ static const struct bf_size test_sizes[] = {
     {3, {517, 1, 136}},      {3, {300, 600, 128}},     {3, {1000, 1000, 1000}},
     {3, {8192, 1024, 8192}}, {3, {1000, 14336, 4096}}, {3, {2000, 3000, 264}},
     {3, {2000, 3000, 256}},  {3, {2000, 3000, 192}},   {3, {257, 11624, 5184}},
-    {3, {1, 8449, 72}},      {3, {1, 12673, 72}},      {3, {500, 4000, 200}},
+    {3, {128, 8456, 72}},    {3, {1, 12673, 72}},      {3, {500, 4000, 200}},
     {3, {501, 4000, 200}},   {3, {1000, 4200, 264}},   {3, {4000, 3000, 264}},
     {3, {129, 200, 8200}},   {3, {384, 704, 8192}},
 };
@@ -141,8 +140,10 @@ static const struct bf_size test_sizes[] = {
  * tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72
  * the wgmma kernel's middle one with C stored directly, 257 x 8449 x 72
  * its 176 tile (C stored directly, N odd); 65 x 200 x 8200
- * its narrow tile's K split over clusters of 2, 7 x 8500 x 2056 its 96
- * tile and 7 x 12700 x 2056 its middle tile alone at one tile row, and 1
+ * its narrow tile's K split over clusters of 2, 7 x 8500 x 2056 and 64
+ * x 8456 x 72 its 96 tile (M short of a consumer's rows; the first
+ * consumer's inside) and 7 x 12700 x 2056 its middle tile alone at one
+ * tile row, and 1
  * x 16904 x 10304 two launches
  * (132 middle tiles alone, then the last 8 columns' narrow tile with its
  * K split) (these four checked against the CPU's reference: cuBLAS's
@@ -152,7 +153,7 @@ static const struct bf_size quick_sizes[] = {
     {3, {1, 1, 8}},         {3, {40, 40, 40}},     {3, {127, 131, 64}},   {3, {257, 509, 200}},
     {3, {300, 600, 128}},   {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
     {3, {501, 2200, 72}},   {3, {3000, 2600, 16}}, {3, {65, 200, 8200}},  {3, {7, 8500, 2056}},
-    {3, {1, 16904, 10304}}, {3, {257, 8449, 72}},  {3, {7, 12700, 2056}},
+    {3, {1, 16904, 10304}}, {3, {257, 8449, 72}},  {3, {7, 12700, 2056}}, {3, {64, 8456, 72}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};

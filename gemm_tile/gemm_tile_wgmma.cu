@@ -554,9 +554,9 @@ struct launch_config {
     cudaLaunchAttribute cluster;
 };
 
-/* Blocks that run alone (the narrow tile; the middle one at one tile row)
- * are launched plainly, not as clusters of 1: 3-4% faster at 1024^3 on
- * the H200 (docs/notes/gemm_tile/small-sizes.md). -D
+/* Blocks that run alone (the narrow and 96 tiles; the middle one at one
+ * tile row) are launched plainly, not as clusters of 1: 3-4% faster at
+ * 1024^3 on the H200 (docs/notes/gemm_tile/small-sizes.md). -D
  * GEMM_TILE_WGMMA_PLAIN_LAUNCH=0 keeps the cluster attribute (a probe's
  * before). */
 #ifndef GEMM_TILE_WGMMA_PLAIN_LAUNCH
@@ -680,7 +680,9 @@ static cudaError_t launch_cluster(Out *c, const uint16_t *a, const uint16_t *b, 
     return launch_variant<V, BN, CM, CN, Out, false, 1>(c, a, b, m, n, k, at);
 }
 
-/* The tile's cluster, or none where it runs alone (gemm_tile_wgmma_alone). */
+/* The tile's cluster (GEMM_TILE_WGMMA_CM_OF, _CN_OF: 1 x 1 for the narrow
+ * and 96 tiles), or none where the middle tile runs alone
+ * (gemm_tile_wgmma_alone). */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                int64_t k, const launch_at &at)

@@ -5,7 +5,7 @@
  * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
  * drift from the code.
  *
- * A tile is `rows` rows (128 of A, 256, 176, 128 or 64 of B's columns) of 64 fp16 of K: 8
+ * A tile is `rows` rows (128 of A, 256, 176, 128, 96 or 64 of B's columns) of 64 fp16 of K: 8
  * chunks of 16 bytes a row, as in the mma.sync tiles. wgmma reads a K-major
  * operand in one of four layouts, each a TMA swizzle mode (PTX ISA,
  * "Shared Memory Matrix Layout"; NVIDIA CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
@@ -42,7 +42,7 @@
 #define GEMM_TILE_WGMMA_BN_96      96  /* ... in the 96 tile, at one tile row: 11008 in 115 */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
-#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* 4 x 48 KiB, 176 5 x 38, 6 x 32, 8 x 24 */
+#define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* stages: below, "Bytes of the A tile" */
 #define GEMM_TILE_WGMMA_MAX_STAGES 8
 #define GEMM_TILE_WGMMA_CONSUMERS  2  /* warpgroups that multiply, 64 rows of C each */
 #define GEMM_TILE_WGMMA_M          64 /* wgmma.m64n{bn}k16: rows a warpgroup multiplies */
@@ -100,7 +100,7 @@
 /* The middle tile at one tile row (M <= 128) runs alone: there its
  * clusters of two tile rows would leave every second block without a
  * tile, and a round of it alone does the work of two narrow rounds (128 x
- * 11008: 86 tiles, one round; docs/notes/gemm_tile/middle-tile.md). */
+ * 14336: 112 tiles, one round; docs/notes/gemm_tile/middle-tile.md). */
 #ifndef GEMM_TILE_WGMMA_MID_ALONE
 #define GEMM_TILE_WGMMA_MID_ALONE 1 /* 0: clusters of 2 x 1 there too (a probe's before) */
 #endif
@@ -199,9 +199,11 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
 /* Bytes of the A tile, the B tile, a stage (A then B); after the stages,
  * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
  * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Every
- * tile's ring takes the same 192 KiB: 4 stages of 48 KiB, 6 of 32 or 8 of
- * 24 (a narrower tile's k tiles are less work: more in flight hide the
- * same latency). */
+ * tile's ring is as many stages as 192 KiB holds: 4 of 48 KiB (wide), 5
+ * of 38 (176), 6 of 32 (middle) or of 28 (96), 8 of 24 (narrow) (a
+ * narrower tile's k tiles are less work: more in flight hide the same
+ * latency; 8 stages of the 96 tile, in the buffers too, were slower:
+ * docs/notes/gemm_tile/tile-widths.md). */
 #define GEMM_TILE_WGMMA_A_BYTES (GEMM_TILE_WGMMA_BM * 128u)
 #define GEMM_TILE_WGMMA_C_BYTES (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
 #define GEMM_TILE_WGMMA_C_BASE  GEMM_TILE_WGMMA_RING
@@ -288,7 +290,7 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
 #define GEMM_TILE_WGMMA_MID_STAGED 1
 #endif
 /* Whether a tile `bn` wide is whole 128-byte boxes of C in fp32 and fp16
- * (the 176 tile is not: it stores C directly). */
+ * (the 176 and 96 tiles are not: they store C directly). */
 #define GEMM_TILE_WGMMA_STAGEABLE(bn) ((bn) % 64 == 0)
 /* Whether the epilogue of a tile `bn` wide goes through the buffers and
  * TMA: the wide and middle tiles' (the narrow one's where NARROW_STAGED)
@@ -421,7 +423,7 @@ static BF_HD int gemm_tile_wgmma_cost(int bn)
  * rounds of 126 of its cluster tiles on 66 clusters (146) against three
  * middle rounds (180) or two wide rounds, the second 20 of 66 (200). At
  * one tile row the middle tile runs alone, sms tiles a round: 128 x 11008
- * is one round of 86 (60) against two narrow rounds (100), and took
+ * was one round of 86 (60) against two narrow rounds (100), and took
  * 29.3-30.2 us against the narrow tile's 34.4-39.4 with its K split
  * (H200). The 96 tile runs alone, at one tile row and in one round only
  * (where it was measured): 8448 < N <= 12672 on 132 SMs, one round of it

@@ -714,7 +714,7 @@ static void test_emulated(void)
 
 #define FIRST_WGMMA GEMM_TILE_MMA_SYNC_VARIANTS
 
-/* Each mode's layout: every (row, chunk) of a 128- or 256-row tile in its own
+/* Each mode's layout: every (row, chunk) of a 64-, 96-, 128- or 256-row tile in its own
  * 16-byte slot; the swizzles as the issue writes them (128B: chunk ^ row %
  * 8, the swizzled tile byte for byte; 64B: (chunk % 4) ^ (row / 2) % 4 in
  * 64-byte slab rows; 32B: (chunk % 2) ^ (row / 4) % 2); interleaved: 16-byte
@@ -809,8 +809,8 @@ static void test_wgmma_rule(void)
         {4096, 4096, 132, 256},
         /* one tile row: 132 narrow tiles (one round, 50), then 133 (two,
          * 100) against 89 of the 96 tile (one, 58) and 67 middle ones alone
-         * (one, 60); 132 of the 96 tile, then 133 (two, 116) against 100
-         * middle ones (one, 60); 264 middle tiles (two, 120), then 265
+         * (one, 60); 132 of the 96 tile, then 133 (two rounds: not taken)
+         * against 100 middle ones (one, 60); 264 middle tiles (two, 120), then 265
          * (three, 180) against 133 wide cluster tiles (three, 300), 193 of
          * the 176 tile (three, 219) and 529 narrow (five, 250), the 96
          * tile's 353 being three rounds */
@@ -820,7 +820,8 @@ static void test_wgmma_rule(void)
         {128, 132 * 96 + 1, 132, 128},
         {128, 264 * 128, 132, 128},
         {128, 264 * 128 + 1, 132, 128},
-        /* two tile rows: no 96 tile (129 x 11008: the 176 tile) */
+        /* two tile rows: no 96 tile (129 x 11008: the 176 tile; 256 x
+         * 4225 below would take it, one round of 45, 58) */
         {129, 11008, 132, 176},
         /* two tile rows: 132 narrow tiles, one round; then 134 (two, 100)
          * against 34 middle cluster tiles (one, 60); 66 of those, then 67
@@ -886,11 +887,13 @@ static void test_wgmma_rule(void)
                gemm_tile_wgmma_rounds(129, 14336, GEMM_TILE_WGMMA_BN_MID, 132) == 2,
            "rounds at 1000 x 14336 on 132 SMs, and of a GPU of fewer SMs than a cluster");
     EXPECT(gemm_tile_wgmma_cluster(128, GEMM_TILE_WGMMA_BN_MID) == 1 &&
+               gemm_tile_wgmma_cluster(129, GEMM_TILE_WGMMA_BN_96) == 1 &&
                gemm_tile_wgmma_cluster(129, GEMM_TILE_WGMMA_BN_MID) == 2 &&
                gemm_tile_wgmma_cluster(1, GEMM_TILE_WGMMA_BN) == 2 &&
                gemm_tile_wgmma_b_box_rows(128, GEMM_TILE_WGMMA_BN_MID) == 128 &&
                gemm_tile_wgmma_b_box_rows(129, GEMM_TILE_WGMMA_BN_MID) == 64,
-           "the middle tile alone at one tile row, its whole B tile a block");
+           "the middle tile alone at one tile row (the 96 tile anywhere), its whole B tile a "
+           "block");
 }
 
 /* The descriptors the kernel builds find, for every row and both chunks of
@@ -1628,6 +1631,10 @@ static void test_wgmma_two_launches(void)
         {1000, 11008, 4096, 132, 0, 176, 0},
         {4096, 14336, 4096, 132, 0, 256, 0},
         {128, 11008, 4096, 132, 0, 96, 0},
+        /* at one tile row and a very long K, a round of middle tiles, then
+         * the rest in one round of the 96 tile (60 + 58 a K tile and the
+         * second launch's 1600, against two middle rounds' 120) */
+        {1, 25345, 65536, 132, 16896, 128, 96},
         {8192, 8192, 8192, 132, 0, 256, 0},
         {256, 256, 256, 132, 0, 64, 0},
         /* the tests' two-launch shapes (api_edges, the suite, hw): each

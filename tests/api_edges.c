@@ -309,12 +309,11 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
     free(c);
 }
 
-/* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 176, 128 x 256
- * wide) and its clusters of two tile rows: one tile, an odd count of tile
- * rows, one past a tile, a grid of one narrow cluster, 176 tiles with edges
- * in M and N (1100 x 2100), wide ones (769 x 3000); and K split
- * over clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split):
- * a last tile 8 wide, an odd N with C one element into its allocation (its
+/* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 96, 128 x 128
+ * middle, 128 x 176, 128 x 256 wide) and its clusters of two tile rows: one tile, an odd count of
+ * tile rows, one past a tile, a grid of one narrow cluster, 176 tiles with edges in M and N (1100 x
+ * 2100), wide ones (769 x 3000); and K split over clusters of two (from 2048 on few narrow tiles:
+ * gemm_tile_wgmma_split): a last tile 8 wide, an odd N with C one element into its allocation (its
  * stores one by one); one tile row of 89 tiles 96 wide and one of 100
  * middle ones, which run alone (no cluster), and the 96 tile with C one
  * element in; the 176 tile, stored directly (an
@@ -337,12 +336,13 @@ static void gemms(void)
      * pairs (rows or C on 4 bytes) and single stores (C on 2); the narrow
      * tile's quads, pairs and single stores, unstaged; the wide tile
      * unstaged (C 8 bytes in: quads), staged; M = 1; quads in a second
-     * launch (wide then 176, 8448 columns in); the 96 tile's quads at M =
-     * 1 and its single stores at an odd N. */
+     * launch (wide then 176, 8448 columns in); the 96 tile's quads (M =
+     * 64: the first consumer's rows inside C) and its single stores at an
+     * odd N. */
     static const int64_t half_shapes[][4] = {
         {257, 8452, 264, 0}, {257, 8452, 264, 4}, {257, 8450, 264, 0},   {257, 8450, 264, 2},
         {300, 1000, 72, 8},  {300, 1000, 72, 4},  {300, 1000, 72, 6},    {257, 8448, 264, 8},
-        {257, 8448, 264, 0}, {1, 8448, 264, 8},   {257, 12676, 4096, 0}, {1, 8456, 264, 8},
+        {257, 8448, 264, 0}, {1, 8448, 264, 8},   {257, 12676, 4096, 0}, {64, 8456, 264, 8},
         {37, 9001, 264, 2},
     };
     int device = 0;
