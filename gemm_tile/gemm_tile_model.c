@@ -220,23 +220,19 @@ static void wgmma_model_columns(enum gemm_tile_variant variant, int64_t m, int64
  * first launch's is wide or middle: gemm_tile_wgmma_first_columns). */
 static const char *wgmma_b_two_launches(int first_bn, int rest_bn)
 {
-    static const int rests[4] = {GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_176, GEMM_TILE_WGMMA_BN_MID,
-                                 GEMM_TILE_WGMMA_BN_96};
-    static const char *const names[2][5] = {{"wgmma B operand (256 then 256 x k16: two launches)",
-                                             "wgmma B operand (256 then 176 x k16: two launches)",
-                                             "wgmma B operand (256 then 128 x k16: two launches)",
-                                             "wgmma B operand (256 then 96 x k16: two launches)",
-                                             "wgmma B operand (256 then 64 x k16: two launches)"},
-                                            {"wgmma B operand (128 then 256 x k16: two launches)",
-                                             "wgmma B operand (128 then 176 x k16: two launches)",
-                                             "wgmma B operand (128 then 128 x k16: two launches)",
-                                             "wgmma B operand (128 then 96 x k16: two launches)",
-                                             "wgmma B operand (128 then 64 x k16: two launches)"}};
-    int r = 4; /* the narrow tile */
-    for (int i = 0; i < 4; ++i)
-        if (rest_bn == rests[i])
-            r = i;
-    return names[first_bn == GEMM_TILE_WGMMA_BN ? 0 : 1][r];
+    if (first_bn == GEMM_TILE_WGMMA_BN)
+        return rest_bn == GEMM_TILE_WGMMA_BN_176
+                   ? "wgmma B operand (256 then 176 x k16: two launches)"
+               : rest_bn == GEMM_TILE_WGMMA_BN_MID
+                   ? "wgmma B operand (256 then 128 x k16: two launches)"
+               : rest_bn == GEMM_TILE_WGMMA_BN_96
+                   ? "wgmma B operand (256 then 96 x k16: two launches)"
+                   : "wgmma B operand (256 then 64 x k16: two launches)";
+    return rest_bn == GEMM_TILE_WGMMA_BN ? "wgmma B operand (128 then 256 x k16: two launches)"
+           : rest_bn == GEMM_TILE_WGMMA_BN_176
+               ? "wgmma B operand (128 then 176 x k16: two launches)"
+           : rest_bn == GEMM_TILE_WGMMA_BN_96 ? "wgmma B operand (128 then 96 x k16: two launches)"
+                                              : "wgmma B operand (128 then 64 x k16: two launches)";
 }
 
 static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,

@@ -111,14 +111,16 @@ enum { TYPE_F32, TYPE_F16 };
  * blocks, no cluster; every consumer's rows inside C, so fp16 goes out
  * four halves a thread and fp32 in pairs unpredicated, but the last tile,
  * 8 columns wide), 1 x 12673 x 72 in the middle tile alone (100 blocks;
- * the 96 tile's 133 would take two rounds; the last tile 1 column wide). The narrow tile splits K
- * over clusters of 2 (gemm_tile_wgmma_split) at 129 x 200 x 8200 (parts of 64 and 65 K tiles,
- * edges, a K tail), 1 x 300 x 2056 (M = 1, parts of 16 and 17 K tiles: the fewest that split) and
- * 384 x 704 x 8192 (66 clusters: a whole H100). It takes its 176 tile at 1000 x 14336 x 4096 (5
- * rounds, edges in M and N) and runs C in two launches (gemm_tile_wgmma_first_columns) at 257 x
- * 11624 x 5184: a round of wide tiles over the first 8448 columns, one of middle ones over the
- * rest. (8192^3 is the bench's and 4096^3 the hw list's, which gpu.gemm_tile.bench runs, checking C
- * too.) */
+ * the 96 tile's 133 would take two rounds; the last tile 1 column wide).
+ * The narrow tile splits K over clusters of 2 (gemm_tile_wgmma_split) at
+ * 129 x 200 x 8200 (parts of 64 and 65 K tiles, edges, a K tail), 1 x 300
+ * x 2056 (M = 1, parts of 16 and 17 K tiles: the fewest that split) and
+ * 384 x 704 x 8192 (66 clusters: a whole H100). It takes its 176 tile at
+ * 1000 x 14336 x 4096 (5 rounds, edges in M and N) and runs C in two
+ * launches (gemm_tile_wgmma_first_columns) at 257 x 11624 x 5184: a round
+ * of wide tiles over the first 8448 columns, one of middle ones over the
+ * rest. (8192^3 is the bench's and 4096^3 the hw list's, which
+ * gpu.gemm_tile.bench runs, checking C too.) */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {8, 24, 8}},          {3, {16, 16, 16}},
     {3, {24, 24, 24}},       {3, {40, 40, 40}},        {3, {1, 1, 8}},
@@ -143,8 +145,7 @@ static const struct bf_size test_sizes[] = {
  * its narrow tile's K split over clusters of 2, 7 x 8500 x 2056 and 64
  * x 8456 x 72 its 96 tile (M short of a consumer's rows; the first
  * consumer's inside) and 7 x 12700 x 2056 its middle tile alone at one
- * tile row, and 1
- * x 16904 x 10304 two launches
+ * tile row, and 1 x 16904 x 10304 two launches
  * (132 middle tiles alone, then the last 8 columns' narrow tile with its
  * K split) (these four checked against the CPU's reference: cuBLAS's
  * split-K kernels, which a larger size calls, carry races and

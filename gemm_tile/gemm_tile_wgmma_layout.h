@@ -395,7 +395,7 @@ static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sm
  * docs/notes/gemm_tile/middle-tile.md); the 176 tile 0.72-0.74, 0.73-0.78
  * where C's rows are not whole 16 bytes (H200,
  * docs/notes/gemm_tile/tile-widths.md); the 96 tile, at one tile row,
- * where the K loop waits on its loads, 0.96-0.97 of a middle round on the
+ * where the K loop waits on its loads, 0.96-0.99 of a middle round on the
  * H200 (28 KiB a K step against 32). */
 #define GEMM_TILE_WGMMA_COST_WIDE   100
 #define GEMM_TILE_WGMMA_COST_176    73
@@ -428,10 +428,10 @@ static BF_HD int gemm_tile_wgmma_cost(int bn)
  * (H200). The 96 tile runs alone, at one tile row and in one round only
  * (where it was measured): 8448 < N <= 12672 on 132 SMs, one round of it
  * (58) against two narrow rounds (100) or one middle round (60); 128 x
- * 11008 is 115 of its tiles where the middle tile leaves 46 SMs idle, 2-4%
- * faster (docs/notes/gemm_tile/tile-widths.md, "A 96 tile at one tile
- * row"). The launcher and the bank model both ask
- * this; a probe fixes the width with -D GEMM_TILE_WGMMA_FORCE_BN, and -D
+ * 11008 is 115 of its tiles where the middle tile leaves 46 SMs idle,
+ * 1-4.5% faster (docs/notes/gemm_tile/tile-widths.md, "A 96 tile at one
+ * tile row"). The launcher and the bank model both ask this; a probe fixes
+ * the width with -D GEMM_TILE_WGMMA_FORCE_BN, and -D
  * GEMM_TILE_WGMMA_WITH_96=0 leaves the 96 tile out (a probe's before). */
 #ifndef GEMM_TILE_WGMMA_WITH_96
 #define GEMM_TILE_WGMMA_WITH_96 1

@@ -310,13 +310,14 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
 }
 
 /* Around the Hopper kernel's tiles (128 x 64 narrow, 128 x 96, 128 x 128
- * middle, 128 x 176, 128 x 256 wide) and its clusters of two tile rows: one tile, an odd count of
- * tile rows, one past a tile, a grid of one narrow cluster, 176 tiles with edges in M and N (1100 x
- * 2100), wide ones (769 x 3000); and K split over clusters of two (from 2048 on few narrow tiles:
- * gemm_tile_wgmma_split): a last tile 8 wide, an odd N with C one element into its allocation (its
- * stores one by one); one tile row of 89 tiles 96 wide and one of 100
- * middle ones, which run alone (no cluster), and the 96 tile with C one
- * element in; the 176 tile, stored directly (an
+ * middle, 128 x 176, 128 x 256 wide) and its clusters of two tile rows:
+ * one tile, an odd count of tile rows, one past a tile, a grid of one
+ * narrow cluster, 176 tiles with edges in M and N (1100 x 2100), wide ones
+ * (769 x 3000); and K split over clusters of two (from 2048 on few narrow
+ * tiles: gemm_tile_wgmma_split): a last tile 8 wide, an odd N with C one
+ * element into its allocation (its stores one by one); one tile row of 89
+ * tiles 96 wide and one of 100 middle ones, which run alone (no cluster),
+ * and the 96 tile with C one element in; the 176 tile, stored directly (an
  * odd N, C one element in); and C in two launches (whole rounds of one
  * tile, then the rest, where K is long: gemm_tile_wgmma_first_columns on
  * 132 SMs): wide then middle tiles through the staging buffers, wide then

@@ -1,19 +1,18 @@
 /* Where the packed lines kernel's time goes at odd shapes: the library's
  * lines kernel, one tile a block (halves unstacked where the library
  * stacks two: transpose_lines_stack; copies in one group where the
- * library's interior tiles take two: lines_tile), each block stamping the global
- * timer (ns) at entry, when its whole tile is in (past the barrier) and
- * when its stores are issued (past a second barrier), and the SM it ran
- * on. Run as the bench runs it (L2 flushed by a read under 4x L2, else
- * cold); of the last of a
- * few reps it prints the span, the blocks' copy and store phases by wave
- * (blocks ranked by entry, 4 an SM a wave) and, over the span, how many
- * blocks were copying and how many storing, which tiles stored longest
- * and which ended last (--edge-first: the grid's last tile column, the
- * one at the right edge, run first). Other modes time contenders in turns:
- * --resident (blocks an SM), --order (edge first or not), --rows (the
- * first and last tile rows without their checks, or first; --rows-first
- * gives their timeline). On a GPU machine:
+ * library's interior tiles take two: lines_tile), each block stamping the
+ * global timer (ns) at entry, when its whole tile is in (past the barrier)
+ * and when its stores are issued (past a second barrier), and the SM it
+ * ran on. Run as the bench runs it (L2 flushed by a read under 4x L2, else
+ * cold); of the last of a few reps it prints the span, the blocks' copy
+ * and store phases by wave (blocks ranked by entry, 4 an SM a wave) and,
+ * over the span, how many blocks were copying and how many storing, which
+ * tiles stored longest and which ended last (--edge-first: the grid's
+ * last tile column, the one at the right edge, run first). Other modes
+ * time contenders in turns: --resident (blocks an SM), --order (edge
+ * first or not), --rows (the first and last tile rows without their
+ * checks, or first; --rows-first gives their timeline). On a GPU machine:
  *   cmake --build build --target transpose_probe_lines_timeline &&
  *   build/transpose/transpose_probe_lines_timeline
  *     [--edge-first | --rows-first | --resident | --order | --rows] [e rows cols ...] */
