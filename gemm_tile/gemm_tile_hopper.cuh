@@ -310,6 +310,37 @@ static __device__ __forceinline__ void wgmma_m64n176k16(float (&d)[88], uint64_t
         : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
+/* The same for a 64 x 168 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 20. */
+static __device__ __forceinline__ void wgmma_m64n168k16(float (&d)[84], uint64_t desc_a,
+                                                        uint64_t desc_b, int scale_d)
+{
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %86, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n168k16.f32.f16.f16 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
+        "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "
+        "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "
+        "%56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, "
+        "%74, %75, %76, %77, %78, %79, %80, %81, %82, %83"
+        "}, %84, %85, p, 1, 1, 0, 0;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
 /* The same for a 64 x 128 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 15. */
 static __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t desc_a,
                                                         uint64_t desc_b, int scale_d)
@@ -398,7 +429,7 @@ template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
 /* ---- the family's K tile: 4 wgmma on tiles laid out as gemm_tile_wgmma_layout.h says ---- */
 
 /* acc += rows a_row0 .. + 63 of the A tile at `a` (a_rows rows) times the B
- * tile at `b` (BN rows: 256, 176, 128 in the middle tile, 96 at one tile
+ * tile at `b` (BN rows: 256, 176, 168, 128 in the middle tile, 96 at one tile
  * row, 64 in the narrow one),
  * over a stage's 64 of K: 4 wgmma.m64n{BN}k16, each operand's descriptor
  * moved to the k16 step.
@@ -409,8 +440,8 @@ static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_
                                                    int a_row0, uint32_t b, int accumulate)
 {
     static_assert(BN == GEMM_TILE_WGMMA_BN || BN == GEMM_TILE_WGMMA_BN_176 ||
-                      BN == GEMM_TILE_WGMMA_BN_MID || BN == GEMM_TILE_WGMMA_BN_96 ||
-                      BN == GEMM_TILE_WGMMA_BN_NARROW,
+                      BN == GEMM_TILE_WGMMA_BN_168 || BN == GEMM_TILE_WGMMA_BN_MID ||
+                      BN == GEMM_TILE_WGMMA_BN_96 || BN == GEMM_TILE_WGMMA_BN_NARROW,
                   "a tile width");
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
 #pragma unroll
@@ -424,6 +455,8 @@ static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_
             wgmma_m64n256k16(acc, da, db, accumulate || kk > 0);
         else if constexpr (BN == GEMM_TILE_WGMMA_BN_176)
             wgmma_m64n176k16(acc, da, db, accumulate || kk > 0);
+        else if constexpr (BN == GEMM_TILE_WGMMA_BN_168)
+            wgmma_m64n168k16(acc, da, db, accumulate || kk > 0);
         else if constexpr (BN == GEMM_TILE_WGMMA_BN_MID)
             wgmma_m64n128k16(acc, da, db, accumulate || kk > 0);
         else if constexpr (BN == GEMM_TILE_WGMMA_BN_96)

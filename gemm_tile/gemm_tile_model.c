@@ -92,6 +92,7 @@ static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES
     sites[GEMM_TILE_SITE_WGMMA_B] =
         bf_site_new(bn == GEMM_TILE_WGMMA_BN       ? "wgmma B operand (256 x k16)"
                     : bn == GEMM_TILE_WGMMA_BN_176 ? "wgmma B operand (176 x k16: 176 tile)"
+                    : bn == GEMM_TILE_WGMMA_BN_168 ? "wgmma B operand (168 x k16: 168 tile)"
                     : bn == GEMM_TILE_WGMMA_BN_MID ? "wgmma B operand (128 x k16: middle tile)"
                     : bn == GEMM_TILE_WGMMA_BN_96  ? "wgmma B operand (96 x k16: 96 tile)"
                                                    : "wgmma B operand (64 x k16: narrow tile)",
@@ -223,6 +224,8 @@ static const char *wgmma_b_two_launches(int first_bn, int rest_bn)
     if (first_bn == GEMM_TILE_WGMMA_BN)
         return rest_bn == GEMM_TILE_WGMMA_BN_176
                    ? "wgmma B operand (256 then 176 x k16: two launches)"
+               : rest_bn == GEMM_TILE_WGMMA_BN_168
+                   ? "wgmma B operand (256 then 168 x k16: two launches)"
                : rest_bn == GEMM_TILE_WGMMA_BN_MID
                    ? "wgmma B operand (256 then 128 x k16: two launches)"
                : rest_bn == GEMM_TILE_WGMMA_BN_96
@@ -231,6 +234,8 @@ static const char *wgmma_b_two_launches(int first_bn, int rest_bn)
     return rest_bn == GEMM_TILE_WGMMA_BN ? "wgmma B operand (128 then 256 x k16: two launches)"
            : rest_bn == GEMM_TILE_WGMMA_BN_176
                ? "wgmma B operand (128 then 176 x k16: two launches)"
+           : rest_bn == GEMM_TILE_WGMMA_BN_168
+               ? "wgmma B operand (128 then 168 x k16: two launches)"
            : rest_bn == GEMM_TILE_WGMMA_BN_96 ? "wgmma B operand (128 then 96 x k16: two launches)"
                                               : "wgmma B operand (128 then 64 x k16: two launches)";
 }

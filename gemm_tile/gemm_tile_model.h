@@ -36,9 +36,10 @@ enum gemm_tile_wgmma_site {
 };
 
 /* Adds what one block does for one K tile on the wgmma path, for an m-row
- * C in tiles bn (256, 176, 128, 96 or 64) columns wide (its cluster and A boxes:
- * gemm_tile_wgmma_cm, gemm_tile_wgmma_a_load_rows): the producer's TMA boxes (gemm_tile_wgmma_slabs
- * of its share of A and as many of B, each written into every block that shares the tile) and each
+ * C in tiles bn (256, 176, 168, 128, 96 or 64) columns wide (its cluster
+ * and A boxes: gemm_tile_wgmma_cm, gemm_tile_wgmma_a_load_rows): the
+ * producer's TMA boxes (gemm_tile_wgmma_slabs of its share of A and as
+ * many of B, each written into every block that shares the tile) and each
  * consumer warpgroup's GEMM_TILE_WGMMA_KK wgmma, each operand's core
  * matrices at the addresses wgmma finds through the kernel's descriptors
  * (gemm_tile_wgmma_read). */

@@ -116,18 +116,19 @@ enum { TYPE_F32, TYPE_F16 };
  * 129 x 200 x 8200 (parts of 64 and 65 K tiles, edges, a K tail), 1 x 300
  * x 2056 (M = 1, parts of 16 and 17 K tiles: the fewest that split) and
  * 384 x 704 x 8192 (66 clusters: a whole H100). It takes its 176 tile at
- * 1000 x 14336 x 4096 (5 rounds, edges in M and N) and runs C in two
+ * 1000 x 14336 x 4096 (5 rounds, edges in M and N), its 168 tile at 1700
+ * x 2600 x 200 (two rounds, edges in M, N and K) and runs C in two
  * launches (gemm_tile_wgmma_first_columns) at 257 x 11624 x 5184: a round
  * of wide tiles over the first 8448 columns, one of middle ones over the
- * rest. (8192^3 is the bench's and 4096^3 the hw list's, which
- * gpu.gemm_tile.bench runs, checking C too.) */
+ * rest. (8192^3 is the bench's and 4096^3 and 1000^3 the hw list's,
+ * which gpu.gemm_tile.bench runs, checking C too.) */
 static const struct bf_size test_sizes[] = {
     {3, {8, 8, 8}},          {3, {8, 24, 8}},          {3, {16, 16, 16}},
     {3, {24, 24, 24}},       {3, {40, 40, 40}},        {3, {1, 1, 8}},
     {3, {1, 1, 12}},         {3, {16, 16, 20}},        {3, {7, 13, 8}},
     {3, {13, 7, 24}},        {3, {31, 37, 40}},        {3, {127, 131, 64}},
     {3, {129, 127, 72}},     {3, {257, 509, 200}},     {3, {1, 300, 2056}},
-    {3, {517, 1, 136}},      {3, {300, 600, 128}},     {3, {1000, 1000, 1000}},
+    {3, {517, 1, 136}},      {3, {300, 600, 128}},     {3, {1700, 2600, 200}},
     {3, {8192, 1024, 8192}}, {3, {1000, 14336, 4096}}, {3, {2000, 3000, 264}},
     {3, {2000, 3000, 256}},  {3, {2000, 3000, 192}},   {3, {257, 11624, 5184}},
     {3, {128, 8456, 72}},    {3, {1, 12673, 72}},      {3, {500, 4000, 200}},
@@ -135,26 +136,27 @@ static const struct bf_size test_sizes[] = {
     {3, {129, 200, 8200}},   {3, {384, 704, 8192}},
 };
 /* For the sanitizers: 1700 x 2600 has more tiles than an H100 has SMs, so
- * both kernels' blocks take two (edges too): the wgmma kernel (its middle
- * tile) wraps its ring, and with K 128 the mma.sync kernel copies the next
- * tile's K tiles while it multiplies this one's (with K 16, one K tile, it
- * does not); 3000 x 2600 x 16 does the same in the wgmma kernel's wide
- * tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72
- * the wgmma kernel's middle one with C stored directly, 257 x 8449 x 72
- * its 176 tile (C stored directly, N odd); 65 x 200 x 8200
- * its narrow tile's K split over clusters of 2, 7 x 8500 x 2056 and 64
- * x 8456 x 72 its 96 tile (M short of a consumer's rows; the first
- * consumer's inside) and 7 x 12700 x 2056 its middle tile alone at one
- * tile row, and 1 x 16904 x 10304 two launches
- * (132 middle tiles alone, then the last 8 columns' narrow tile with its
- * K split) (these four checked against the CPU's reference: cuBLAS's
- * split-K kernels, which a larger size calls, carry races and
- * uninitialized reads of their own under the sanitizers). */
+ * both kernels' blocks take two (edges too): the wgmma kernel's in its 168
+ * tile (B's shares overlapping), and with K 128 the mma.sync kernel copies
+ * the next tile's K tiles while it multiplies this one's (with K 16, one K
+ * tile, it does not); 3000 x 2600 x 16 does the same in the wgmma kernel's
+ * wide tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x
+ * 72 the wgmma kernel's middle one with C stored directly, 257 x 8449 x 72
+ * its 168 tile and 257 x 5801 x 72 its 176 one (C stored directly, N odd);
+ * 65 x 200 x 8200 its narrow tile's K split over clusters of 2, 7 x 8500 x
+ * 2056 and 64 x 8456 x 72 its 96 tile (M short of a consumer's rows; the
+ * first consumer's inside) and 7 x 12700 x 2056 its middle tile alone at
+ * one tile row, and 1 x 16904 x 10304 two launches (132 middle tiles alone,
+ * then the last 8 columns' narrow tile with its K split) (these four
+ * checked against the CPU's reference: cuBLAS's split-K kernels, which a
+ * larger size calls, carry races and uninitialized reads of their own under
+ * the sanitizers). */
 static const struct bf_size quick_sizes[] = {
     {3, {1, 1, 8}},         {3, {40, 40, 40}},     {3, {127, 131, 64}},   {3, {257, 509, 200}},
     {3, {300, 600, 128}},   {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
     {3, {501, 2200, 72}},   {3, {3000, 2600, 16}}, {3, {65, 200, 8200}},  {3, {7, 8500, 2056}},
     {3, {1, 16904, 10304}}, {3, {257, 8449, 72}},  {3, {7, 12700, 2056}}, {3, {64, 8456, 72}},
+    {3, {257, 5801, 72}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};
@@ -162,26 +164,26 @@ static const struct bf_size bench_sizes[] = {
  * one with edge tiles, and the bench's 4096 (512 wide tiles, four waves).
  * On the Hopper path 1024^3 and 1000^3 run the narrow tile (128 blocks),
  * 512 x 4096 x 1024 the middle one (128 x 128, clusters of 2), the other
- * two the wide one; the mma.sync path runs its narrow tile at 1024^3, 1000^3
- * and 512 x 4096 x 1024. One tile row of A (M = 37: the Hopper path's
- * short A box) is not here: the mma.sync path's cp.async copies that
+ * two the wide one; the mma.sync path runs its narrow tile at 1024^3,
+ * 1000^3 and 512 x 4096 x 1024. One tile row of A (M = 37: the Hopper
+ * path's short A box) is not here: the mma.sync path's cp.async copies that
  * zero-fill most of a tile's rows cost other than the model says
- * (docs/notes/gemm_tile/hardware-counters.md, "One tile row of A").
- * 512 x 512 x 8192 splits the Hopper narrow tile's K in 2 (the partials'
- * pushes and reads); 128 x 11008 x 1024 runs its 96 tile and 128 x 14336
- * x 1024 its middle tile, alone (one tile row: the whole B tile a block,
- * no multicast); 512 x 11008 x 1024
- * the 176 tile (two rounds); 264 x 11624 x 5184 two launches, wide tiles
- * then middle ones (ncu sums both; C on 16 bytes, so staged, as the model
- * takes it). Its edge rows (8 of A, 104 of B) are
- * whole cp.async instructions of 4 rows on the mma.sync path: an
+ * (docs/notes/gemm_tile/hardware-counters.md, "One tile row of A"). 512 x
+ * 512 x 8192 splits the Hopper narrow tile's K in 2 (the partials' pushes
+ * and reads); 128 x 11008 x 1024 runs its 96 tile and 128 x 14336 x 1024
+ * its middle tile, alone (one tile row: the whole B tile a block, no
+ * multicast); 512 x 11008 x 1024 the 168 tile (two rounds, B's shares
+ * overlapping), 512 x 11200 x 1024 the 176 tile (two rounds); 264 x 11624 x
+ * 5184 two launches, wide tiles then middle ones (ncu sums both; C on 16
+ * bytes, so staged, as the model takes it). Its edge rows (8 of A, 104 of
+ * B) are whole cp.async instructions of 4 rows on the mma.sync path: an
  * instruction that copies some rows and zero-fills others costs more than
  * the model says (258 rows: 4 wavefronts more each, docs/bank-rules.md). */
-static const struct bf_size hw_sizes[] = {{3, {1024, 1024, 1024}}, {3, {1000, 1000, 1000}},
-                                          {3, {512, 4096, 1024}},  {3, {2048, 2048, 512}},
-                                          {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}},
-                                          {3, {128, 11008, 1024}}, {3, {128, 14336, 1024}},
-                                          {3, {264, 11624, 5184}}, {3, {512, 11008, 1024}}};
+static const struct bf_size hw_sizes[] = {
+    {3, {1024, 1024, 1024}}, {3, {1000, 1000, 1000}}, {3, {512, 4096, 1024}},
+    {3, {2048, 2048, 512}},  {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}},
+    {3, {128, 11008, 1024}}, {3, {128, 14336, 1024}}, {3, {264, 11624, 5184}},
+    {3, {512, 11008, 1024}}, {3, {512, 11200, 1024}}};
 
 /* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024), and a
  * transformer layer's linear layers, y = x W^T with W stored N x K

@@ -1,33 +1,34 @@
 /* Tensor-core GEMM on Hopper (sm_90a), C = A * B (fp16 in, fp32 accumulate):
  * the tensor memory accelerator (TMA) copies tiles of A and B into a 4-stage
- * (176 tile: 5, middle and 96 tiles: 6, narrow tile: 8) ring of shared
- * memory, writing them already swizzled, and wgmma.mma_async multiplies them
- * straight from there. The four variants are one template,
+ * (176 and 168 tiles: 5, middle and 96 tiles: 6, narrow tile: 8) ring of
+ * shared memory, writing them already swizzled, and wgmma.mma_async
+ * multiplies them straight from there. The four variants are one template,
  * gemm_tile_wgmma_kernel: they differ only in the swizzle mode, which sets
  * the tensor maps' boxes and the descriptors (gemm_tile_wgmma_layout.h).
  *
  * A block is 3 warpgroups and stays on its SM (a persistent grid, one block
  * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 176,
- * 128 x 128, 128 x 96 or 128 x 64 tiles where those fill the SMs better:
- * gemm_tile_wgmma_bn). Wide, 176 and middle tiles come in clusters of 2 on
- * tile rows one above the other: they share the B tile, and each loads
- * half of it, which TMA writes into both (multicast); narrow and 96 ones
- * run alone. Other cluster shapes (2 x 2, or tiles side by side sharing
- * A) are settings of gemm_tile_wgmma_layout.h, for a probe to compare.
+ * 128 x 168, 128 x 128, 128 x 96 or 128 x 64 tiles where those fill the
+ * SMs better: gemm_tile_wgmma_bn). Wide, 176, 168 and middle tiles come in
+ * clusters of 2 on tile rows one above the other: they share the B tile,
+ * and each loads half of it (88 rows of 168: gemm_tile_wgmma_b_share),
+ * which TMA writes into both (multicast); narrow and 96 ones run alone.
+ * Other cluster shapes (2 x 2, or tiles side by side sharing A) are
+ * settings of gemm_tile_wgmma_layout.h, for a probe to compare.
  * Warpgroup 0 produces: one thread waits until a stage is free in every
  * block of the cluster, tells the stage's "full" mbarrier how many bytes to
  * expect and issues TMA copies for its shares of A (128 rows x 64 of K) and
- * of B (256, 176, 128, 96 or 64 columns x 64 of K). Warpgroups 1 and 2
- * consume: each waits for a full stage, issues 4 wgmma.m64n256k16 (64 rows of C
- * each, 128 fp32 accumulators a thread; m64n176k16 and 88 in the 176 tile,
- * m64n128k16 and 64 in the middle one, m64n96k16 and 48 in the 96 one,
- * m64n64k16 and 32 in the narrow one), and frees the stage it read before
- * (in every block of the cluster) once the wgmma that read it completed,
- * one batch left in flight. After a tile's last K step each writes its
- * 64 x 256 (or 128) of C into swizzled shared buffers that TMA stores (the
- * narrow, 96 and 176 tiles' C goes straight from registers:
- * gemm_tile_wgmma_staged), while the producer already fills the stages
- * with the next tile.
+ * of B (256, 176, 168, 128, 96 or 64 columns x 64 of K). Warpgroups 1 and
+ * 2 consume: each waits for a full stage, issues 4 wgmma.m64n256k16 (64
+ * rows of C each, 128 fp32 accumulators a thread; m64n176k16 and 88 in the
+ * 176 tile, m64n168k16 and 84 in the 168 one, m64n128k16 and 64 in the
+ * middle one, m64n96k16 and 48 in the 96 one, m64n64k16 and 32 in the
+ * narrow one), and frees the stage it read before (in every block of the
+ * cluster) once the wgmma that read it completed, one batch left in
+ * flight. After a tile's last K step each writes its 64 x 256 (or 128) of
+ * C into swizzled shared buffers that TMA stores (the narrow, 96, 168 and
+ * 176 tiles' C goes straight from registers: gemm_tile_wgmma_staged),
+ * while the producer already fills the stages with the next tile.
  * The producer gives registers back (setmaxnreg) so that the consumers can
  * hold 232 each.
  *
@@ -112,7 +113,10 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
     const int slabs = gemm_tile_wgmma_slabs(variant), per_slab = 8 / slabs;
     /* this block's share of A and of B, and the blocks that take them */
-    const int a_row0 = GEMM_TILE_WGMMA_BM / CN * w.rn, b_row0 = BN / CM * w.rm;
+    const int a_row0 = GEMM_TILE_WGMMA_BM / CN * w.rn,
+              b_row0 = gemm_tile_wgmma_b_first(BN, CM, w.rm);
+    /* what a stage receives: this block's A, and every block's share of B */
+    const uint32_t stage_tx = w.a_bytes + 128u * CM * (uint32_t)gemm_tile_wgmma_b_share(BN, CM);
     const uint16_t a_peers = (uint16_t)gemm_tile_wgmma_a_peers(CM, CN, w.rm),
                    b_peers = (uint16_t)gemm_tile_wgmma_b_peers(CM, w.rn);
     ring r = {0, 0};
@@ -124,8 +128,7 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
-            mbar_arrive_expect_tx(full, gemm_tile_wgmma_stage_bytes(BN) - GEMM_TILE_WGMMA_A_BYTES +
-                                            w.a_bytes);
+            mbar_arrive_expect_tx(full, stage_tx);
             const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage, BN),
                            b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
 #pragma unroll
@@ -281,11 +284,16 @@ static __device__ __forceinline__ void store_direct(const float (&acc)[BN / 2], 
         if constexpr (sizeof(Out) == 2 && GEMM_TILE_WGMMA_QUADS) {
             if (pairs == 2) { /* fp16 rows on 8 bytes: whole sectors, four at a time */
 #pragma unroll
-                for (int j = 0; j < BN / 8; j += 2) {
+                for (int j = 0; j + 1 < BN / 8; j += 2) {
                     store_quad(out + 8 * j, thread, acc[4 * j], acc[4 * j + 1], acc[4 * j + 4],
                                acc[4 * j + 5]);
                     store_quad(out + 8 * n + 8 * j, thread, acc[4 * j + 2], acc[4 * j + 3],
                                acc[4 * j + 6], acc[4 * j + 7]);
+                }
+                if constexpr (BN / 8 % 2 != 0) { /* the 168 tile's last n8 tile: pairs */
+                    constexpr int j = BN / 8 - 1;
+                    store_pair(out + 8 * j, acc[4 * j], acc[4 * j + 1]);
+                    store_pair(out + 8 * n + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
                 }
                 return;
             }
@@ -617,7 +625,7 @@ static cudaError_t launch_variant(Out *c, const uint16_t *a, const uint16_t *b, 
     memset(&map_c, 0, sizeof map_c); /* unused unless staged */
     cudaError_t err = make_operand_map(&map_a, variant, a, m, k, gemm_tile_wgmma_a_rows_of(m, CN));
     if (err == cudaSuccess)
-        err = make_operand_map(&map_b, variant, b, n, k, BN / CM);
+        err = make_operand_map(&map_b, variant, b, n, k, gemm_tile_wgmma_b_share(BN, CM));
     if (err == cudaSuccess && staged)
         err = make_c_map(&map_c, c, m, n);
     constexpr int CLUSTER = CM * CN * SPLIT;
@@ -705,6 +713,8 @@ static cudaError_t launch_width(int bn, Out *c, const uint16_t *a, const uint16_
         return launch_tile<V, GEMM_TILE_WGMMA_BN>(c, a, b, m, n, k, at);
     case GEMM_TILE_WGMMA_BN_176:
         return launch_tile<V, GEMM_TILE_WGMMA_BN_176>(c, a, b, m, n, k, at);
+    case GEMM_TILE_WGMMA_BN_168:
+        return launch_tile<V, GEMM_TILE_WGMMA_BN_168>(c, a, b, m, n, k, at);
     case GEMM_TILE_WGMMA_BN_MID:
         return launch_tile<V, GEMM_TILE_WGMMA_BN_MID>(c, a, b, m, n, k, at);
     case GEMM_TILE_WGMMA_BN_96:

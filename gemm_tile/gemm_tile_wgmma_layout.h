@@ -5,10 +5,11 @@
  * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
  * drift from the code.
  *
- * A tile is `rows` rows (128 of A, 256, 176, 128, 96 or 64 of B's columns) of 64 fp16 of K: 8
- * chunks of 16 bytes a row, as in the mma.sync tiles. wgmma reads a K-major
- * operand in one of four layouts, each a TMA swizzle mode (PTX ISA,
- * "Shared Memory Matrix Layout"; NVIDIA CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
+ * A tile is `rows` rows (128 of A, 256, 176, 168, 128, 96 or 64 of B's
+ * columns) of 64 fp16 of K: 8 chunks of 16 bytes a row, as in the
+ * mma.sync tiles. wgmma reads a K-major operand in one of four layouts,
+ * each a TMA swizzle mode (PTX ISA, "Shared Memory Matrix Layout"; NVIDIA
+ * CUTLASS, cute/atom/mma_traits_sm90_gmma.hpp):
  *
  *   mode         slab   chunk (r, c) at byte, s = c / (W / 16) the slab
  *   interleave   16 B   s rows 16 + 16 r                 (a core matrix: 8 rows x 16 B, 128 B)
@@ -38,6 +39,7 @@
 #define GEMM_TILE_WGMMA_BM         128 /* rows of C (and of the A tile) a block computes */
 #define GEMM_TILE_WGMMA_BN         256 /* columns of C (rows of the B tile) */
 #define GEMM_TILE_WGMMA_BN_176     176 /* ... in the 176 tile: 11008 in 63 */
+#define GEMM_TILE_WGMMA_BN_168     168 /* ... in the 168 tile: 11008 in 66, whole rounds */
 #define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
 #define GEMM_TILE_WGMMA_BN_96      96  /* ... in the 96 tile, at one tile row: 11008 in 115 */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
@@ -84,17 +86,20 @@
 #define GEMM_TILE_WGMMA_MID_CN 1
 #endif
 /* The cluster's shape for a tile `bn` columns wide (constant expressions:
- * the kernel's). The 96 tile, taken at one tile row only, runs alone. */
+ * the kernel's). The 176 and 168 tiles take the wide tile's; the 96 tile,
+ * taken at one tile row only, runs alone. */
+#define GEMM_TILE_WGMMA_WIDE_CLUSTERS(bn)                                                          \
+    ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 || (bn) == GEMM_TILE_WGMMA_BN_168)
 #define GEMM_TILE_WGMMA_CM_OF(bn)                                                                  \
-    ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_WIDE_CM        \
-     : (bn) == GEMM_TILE_WGMMA_BN_MID                             ? GEMM_TILE_WGMMA_MID_CM         \
-     : (bn) == GEMM_TILE_WGMMA_BN_NARROW                          ? GEMM_TILE_WGMMA_NARROW_CM      \
-                                                                  : 1)
+    (GEMM_TILE_WGMMA_WIDE_CLUSTERS(bn)   ? GEMM_TILE_WGMMA_WIDE_CM                                 \
+     : (bn) == GEMM_TILE_WGMMA_BN_MID    ? GEMM_TILE_WGMMA_MID_CM                                  \
+     : (bn) == GEMM_TILE_WGMMA_BN_NARROW ? GEMM_TILE_WGMMA_NARROW_CM                               \
+                                         : 1)
 #define GEMM_TILE_WGMMA_CN_OF(bn)                                                                  \
-    ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_WIDE_CN        \
-     : (bn) == GEMM_TILE_WGMMA_BN_MID                             ? GEMM_TILE_WGMMA_MID_CN         \
-     : (bn) == GEMM_TILE_WGMMA_BN_NARROW                          ? GEMM_TILE_WGMMA_NARROW_CN      \
-                                                                  : 1)
+    (GEMM_TILE_WGMMA_WIDE_CLUSTERS(bn)   ? GEMM_TILE_WGMMA_WIDE_CN                                 \
+     : (bn) == GEMM_TILE_WGMMA_BN_MID    ? GEMM_TILE_WGMMA_MID_CN                                  \
+     : (bn) == GEMM_TILE_WGMMA_BN_NARROW ? GEMM_TILE_WGMMA_NARROW_CN                               \
+                                         : 1)
 #define GEMM_TILE_WGMMA_CLUSTER_OF(bn) (GEMM_TILE_WGMMA_CM_OF(bn) * GEMM_TILE_WGMMA_CN_OF(bn))
 #define GEMM_TILE_WGMMA_MAX_CLUSTER    4 /* 2 x 2 */
 /* The middle tile at one tile row (M <= 128) runs alone: there its
@@ -142,10 +147,25 @@ static BF_HD int gemm_tile_wgmma_a_load_rows(int64_t m, int bn)
 {
     return gemm_tile_wgmma_a_rows_of(m, gemm_tile_wgmma_cn(m, bn));
 }
-/* Rows of B a block's box loads: its share of the tile. */
+/* Rows of B a block's box loads in a cluster of cm tile rows: its share
+ * of the tile, rounded up to whole 8-row swizzle atoms (a box lands on a
+ * 1024-byte boundary in every layout); and the share's first row for the
+ * block at row rm. The last share ends at the tile's last row, so where
+ * bn / cm is not a multiple of 8 (the 168 tile: 84) the shares overlap:
+ * rows 0 .. 87 and 80 .. 167, the 8 rows between written twice with the
+ * same bytes, each counted on the stage's barrier. */
+static BF_HD int gemm_tile_wgmma_b_share(int bn, int cm)
+{
+    return (bn / cm + 7) / 8 * 8;
+}
+static BF_HD int gemm_tile_wgmma_b_first(int bn, int cm, int rm)
+{
+    return rm == cm - 1 ? bn - gemm_tile_wgmma_b_share(bn, cm)
+                        : rm * gemm_tile_wgmma_b_share(bn, cm);
+}
 static BF_HD int gemm_tile_wgmma_b_box_rows(int64_t m, int bn)
 {
-    return bn / gemm_tile_wgmma_cm(m, bn);
+    return gemm_tile_wgmma_b_share(bn, gemm_tile_wgmma_cm(m, bn));
 }
 /* Block `rank` of a CM x CN cluster sits at row rm = rank % CM, column rn
  * = rank / CM. The blocks that share its A tile (its row), and its B tile
@@ -200,9 +220,9 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
  * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
  * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Every
  * tile's ring is as many stages as 192 KiB holds: 4 of 48 KiB (wide), 5
- * of 38 (176), 6 of 32 (middle) or of 28 (96), 8 of 24 (narrow) (a
- * narrower tile's k tiles are less work: more in flight hide the same
- * latency; 8 stages of the 96 tile, in the buffers too, were slower:
+ * of 38 (176) or 37 (168), 6 of 32 (middle) or of 28 (96), 8 of 24
+ * (narrow) (a narrower tile's k tiles are less work: more in flight hide
+ * the same latency; 8 stages of the 96 tile, in the buffers too, were slower:
  * docs/notes/gemm_tile/tile-widths.md). */
 #define GEMM_TILE_WGMMA_A_BYTES (GEMM_TILE_WGMMA_BM * 128u)
 #define GEMM_TILE_WGMMA_C_BYTES (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
@@ -290,7 +310,7 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
 #define GEMM_TILE_WGMMA_MID_STAGED 1
 #endif
 /* Whether a tile `bn` wide is whole 128-byte boxes of C in fp32 and fp16
- * (the 176 and 96 tiles are not: they store C directly). */
+ * (the 176, 168 and 96 tiles are not: they store C directly). */
 #define GEMM_TILE_WGMMA_STAGEABLE(bn) ((bn) % 64 == 0)
 /* Whether the epilogue of a tile `bn` wide goes through the buffers and
  * TMA: the wide and middle tiles' (the narrow one's where NARROW_STAGED)
@@ -396,9 +416,15 @@ static BF_HD int64_t gemm_tile_wgmma_rounds(int64_t m, int64_t n, int bn, int sm
  * where C's rows are not whole 16 bytes (H200,
  * docs/notes/gemm_tile/tile-widths.md); the 96 tile, at one tile row,
  * where the K loop waits on its loads, 0.96-0.99 of a middle round on the
- * H200 (28 KiB a K step against 32). */
+ * H200 (28 KiB a K step against 32). The 168 tile is given the 176 tile's
+ * cost, so that it takes only what the 176 tile would in as many rounds
+ * (1-4% faster there: less work a tile): at a cost of its own (70, 168 /
+ * 176 of 73) it took 513 x 11617 x 2560 from two launches (wide, then
+ * narrow with K split) and ran 10-13% slower (H200,
+ * docs/notes/gemm_tile/tile-widths.md, "A 168 tile"). */
 #define GEMM_TILE_WGMMA_COST_WIDE   100
 #define GEMM_TILE_WGMMA_COST_176    73
+#define GEMM_TILE_WGMMA_COST_168    GEMM_TILE_WGMMA_COST_176
 #define GEMM_TILE_WGMMA_COST_MID    60
 #define GEMM_TILE_WGMMA_COST_96     58
 #define GEMM_TILE_WGMMA_COST_NARROW 50
@@ -406,35 +432,43 @@ static BF_HD int gemm_tile_wgmma_cost(int bn)
 {
     return bn == GEMM_TILE_WGMMA_BN       ? GEMM_TILE_WGMMA_COST_WIDE
            : bn == GEMM_TILE_WGMMA_BN_176 ? GEMM_TILE_WGMMA_COST_176
+           : bn == GEMM_TILE_WGMMA_BN_168 ? GEMM_TILE_WGMMA_COST_168
            : bn == GEMM_TILE_WGMMA_BN_MID ? GEMM_TILE_WGMMA_COST_MID
            : bn == GEMM_TILE_WGMMA_BN_96  ? GEMM_TILE_WGMMA_COST_96
                                           : GEMM_TILE_WGMMA_COST_NARROW;
 }
 /* The tile's width for an m x n C on a GPU of `sms` SMs: the one whose
  * rounds times its cost are least; on a tie the later in the list below
- * (the 176 tile only where it is strictly the least, the narrower of the
- * others). A narrower tile wins where the wider one's tiles leave SMs
- * idle: 512 x 4096 is 64 wide tiles (one round, half the 132 SMs; cost
- * 100), 128 middle ones (one round, 60) or 256 narrow ones (two rounds,
- * 100). The wide tile keeps what has several rounds (100 a round, the
- * middle one 120 for the same work); the narrow one what has few tiles
- * (1024^3: 128 narrow tiles, one round, 50 against the middle tile's 60).
- * The 176 tile takes what its rounds fill better: 512 x 11008 is two
- * rounds of 126 of its cluster tiles on 66 clusters (146) against three
- * middle rounds (180) or two wide rounds, the second 20 of 66 (200). At
- * one tile row the middle tile runs alone, sms tiles a round: 128 x 11008
- * was one round of 86 (60) against two narrow rounds (100), and took
- * 29.3-30.2 us against the narrow tile's 34.4-39.4 with its K split
- * (H200). The 96 tile runs alone, at one tile row and in one round only
+ * (the 176 tile only where it is strictly the least, the 168 where it
+ * ties with it, the narrower of the others). A narrower tile wins where
+ * the wider one's tiles leave SMs idle: 512 x 4096 is 64 wide tiles (one
+ * round, half the 132 SMs; cost 100), 128 middle ones (one round, 60) or
+ * 256 narrow ones (two rounds, 100). The wide tile keeps what has several
+ * rounds (100 a round, the middle one 120 for the same work); the narrow
+ * one what has few tiles (1024^3: 128 narrow tiles, one round, 50 against
+ * the middle tile's 60). The 176 and 168 tiles take what their rounds fill
+ * better: 512 x 11008 is two rounds of 132 of the 168 tile's cluster tiles
+ * on 66 clusters, or of 126 of the 176 tile's (146), against three middle
+ * rounds (180) or two wide ones, the second 20 of 66 (200); the 168 tile
+ * where it takes as many rounds as the 176 one, the 176 where the 168
+ * takes a round more (257 x 11272: three against two). At one tile row
+ * the middle tile runs alone, sms tiles a round: 128 x 11008 was one round
+ * of 86 (60) against two narrow rounds (100), and took 29.3-30.2 us
+ * against the narrow tile's 34.4-39.4 with its K split (H200). The 96 tile
+ * runs alone, at one tile row and in one round only
  * (where it was measured): 8448 < N <= 12672 on 132 SMs, one round of it
  * (58) against two narrow rounds (100) or one middle round (60); 128 x
  * 11008 is 115 of its tiles where the middle tile leaves 46 SMs idle,
  * 1-4.5% faster (docs/notes/gemm_tile/tile-widths.md, "A 96 tile at one
  * tile row"). The launcher and the bank model both ask this; a probe fixes
  * the width with -D GEMM_TILE_WGMMA_FORCE_BN, and -D
- * GEMM_TILE_WGMMA_WITH_96=0 leaves the 96 tile out (a probe's before). */
+ * GEMM_TILE_WGMMA_WITH_96=0 or _WITH_168=0 leaves that tile out (a
+ * probe's before). */
 #ifndef GEMM_TILE_WGMMA_WITH_96
 #define GEMM_TILE_WGMMA_WITH_96 1
+#endif
+#ifndef GEMM_TILE_WGMMA_WITH_168
+#define GEMM_TILE_WGMMA_WITH_168 1
 #endif
 static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
 {
@@ -444,11 +478,14 @@ static BF_HD int gemm_tile_wgmma_bn(int64_t m, int64_t n, int sms)
     (void)sms;
     return GEMM_TILE_WGMMA_FORCE_BN;
 #else
-    const int widths[5] = {GEMM_TILE_WGMMA_BN_176, GEMM_TILE_WGMMA_BN, GEMM_TILE_WGMMA_BN_MID,
-                           GEMM_TILE_WGMMA_BN_96, GEMM_TILE_WGMMA_BN_NARROW};
+    const int widths[6] = {GEMM_TILE_WGMMA_BN_176, GEMM_TILE_WGMMA_BN_168,
+                           GEMM_TILE_WGMMA_BN,     GEMM_TILE_WGMMA_BN_MID,
+                           GEMM_TILE_WGMMA_BN_96,  GEMM_TILE_WGMMA_BN_NARROW};
     int best = 0;
     int64_t least = 0;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 6; ++i) {
+        if (widths[i] == GEMM_TILE_WGMMA_BN_168 && !GEMM_TILE_WGMMA_WITH_168)
+            continue;
         if (widths[i] == GEMM_TILE_WGMMA_BN_96 &&
             (!GEMM_TILE_WGMMA_WITH_96 || m > GEMM_TILE_WGMMA_BM ||
              gemm_tile_wgmma_rounds(m, n, widths[i], sms) > 1))

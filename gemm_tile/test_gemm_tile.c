@@ -725,9 +725,10 @@ static void test_wgmma_layouts(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         const uint32_t w = gemm_tile_wgmma_slab_bytes(var);
-        static const int widths[4] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_96,
-                                      GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN};
-        for (int i = 0; i < 4; ++i) {
+        static const int widths[6] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_96,
+                                      GEMM_TILE_WGMMA_BN_MID,    GEMM_TILE_WGMMA_BN_168,
+                                      GEMM_TILE_WGMMA_BN_176,    GEMM_TILE_WGMMA_BN};
+        for (int i = 0; i < 6; ++i) {
             const int rows = widths[i];
             memset(seen, 0, sizeof seen);
             int bad = 0, bad_formula = 0;
@@ -770,20 +771,58 @@ static void test_wgmma_layouts(void)
                gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_MID) == 6 &&
                gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_NARROW) == 8,
            "4 wide stages, 6 middle ones, 8 narrow ones");
-    /* the 96 tile: 6 stages of 28 KiB, each on 1024 bytes, inside the ring */
+    /* the 96 tile: 6 stages of 28 KiB, each on 1024 bytes, inside the ring;
+     * the 176 and 168 tiles 5 of 38 and 37 KiB */
     EXPECT(gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_96) == 28 * 1024 &&
                gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_96) == 6,
            "the 96 tile: 6 stages of 28 KiB");
+    EXPECT(gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_176) == 38 * 1024 &&
+               gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_168) == 37 * 1024 &&
+               gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_176) == 5 &&
+               gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_168) == 5,
+           "the 176 and 168 tiles: 5 stages of 38 and 37 KiB");
+    /* B's shares in clusters of two tile rows: halves where they are whole
+     * 8-row atoms; the 168 tile's 84 rounded up to 88, the second share
+     * ending at row 167 (rows 80 .. 87 in both); every row in a share */
+    EXPECT(gemm_tile_wgmma_b_share(GEMM_TILE_WGMMA_BN, 2) == 128 &&
+               gemm_tile_wgmma_b_first(GEMM_TILE_WGMMA_BN, 2, 1) == 128 &&
+               gemm_tile_wgmma_b_share(GEMM_TILE_WGMMA_BN_176, 2) == 88 &&
+               gemm_tile_wgmma_b_first(GEMM_TILE_WGMMA_BN_176, 2, 1) == 88 &&
+               gemm_tile_wgmma_b_share(GEMM_TILE_WGMMA_BN_168, 2) == 88 &&
+               gemm_tile_wgmma_b_first(GEMM_TILE_WGMMA_BN_168, 2, 0) == 0 &&
+               gemm_tile_wgmma_b_first(GEMM_TILE_WGMMA_BN_168, 2, 1) == 80 &&
+               gemm_tile_wgmma_b_share(GEMM_TILE_WGMMA_BN_96, 1) == 96 &&
+               gemm_tile_wgmma_b_first(GEMM_TILE_WGMMA_BN_96, 1, 0) == 0,
+           "B's shares: 128 + 128, 88 + 88, 88 from 0 and 88 from 80, 96 alone");
+    for (int bn = GEMM_TILE_WGMMA_BN_NARROW; bn <= GEMM_TILE_WGMMA_BN; bn += 8)
+        for (int cm = 1; cm <= 2; ++cm) {
+            int covered = 1, aligned = 1;
+            for (int row = 0; row < bn; ++row) {
+                int in = 0;
+                for (int rm = 0; rm < cm; ++rm)
+                    in |=
+                        row >= gemm_tile_wgmma_b_first(bn, cm, rm) &&
+                        row < gemm_tile_wgmma_b_first(bn, cm, rm) + gemm_tile_wgmma_b_share(bn, cm);
+                covered &= in;
+            }
+            for (int rm = 0; rm < cm; ++rm)
+                aligned &=
+                    gemm_tile_wgmma_b_first(bn, cm, rm) % 8 == 0 &&
+                    gemm_tile_wgmma_b_first(bn, cm, rm) + gemm_tile_wgmma_b_share(bn, cm) <= bn;
+            EXPECT(covered && aligned,
+                   "bn %d, %d tile rows: B's shares cover the tile, inside it, on 8 rows", bn, cm);
+        }
     EXPECT(GEMM_TILE_WGMMA_SMEM_BYTES <= 227 * 1024, "the pipeline fits a block's 227 KiB");
 }
 
 /* The tile width the launcher picks: the least rounds x cost (wide 100,
- * 176 73, middle 60, 96 58, narrow 50), on a tie the narrower and the 176
- * tile only where strictly the least; the wide, 176 and middle tiles'
- * rounds count clusters of 2 tile rows on sms / 2 clusters, but at one
- * tile row the middle tile runs alone (sms blocks), and the 96 tile runs
- * there only, alone and in one round. On 132 SMs: the sweep's shapes, and each edge where
- * the choice turns, one column either side. */
+ * 176 and 168 73, middle 60, 96 58, narrow 50), on a tie the narrower,
+ * the 168 tile over the 176 and those two only where strictly the least;
+ * the wide, 176, 168 and middle tiles' rounds count clusters of 2 tile
+ * rows on sms / 2 clusters, but at one tile row the middle tile runs alone
+ * (sms blocks), and the 96 tile runs there only, alone and in one round.
+ * On 132 SMs: the sweep's shapes, and each edge where the choice turns,
+ * one column either side. */
 static void test_wgmma_rule(void)
 {
     const struct {
@@ -802,68 +841,75 @@ static void test_wgmma_rule(void)
         {128, 11008, 132, 96},
         {128, 14336, 132, 128},
         {512, 4096, 132, 128},
-        {512, 11008, 132, 176},
+        {512, 11008, 132, 168},
         {512, 14336, 132, 256},
         {1000, 4096, 132, 256},
-        {1000, 11008, 132, 176},
+        {1000, 11008, 132, 168},
         {4096, 4096, 132, 256},
         /* one tile row: 132 narrow tiles (one round, 50), then 133 (two,
          * 100) against 89 of the 96 tile (one, 58) and 67 middle ones alone
          * (one, 60); 132 of the 96 tile, then 133 (two rounds: not taken)
-         * against 100 middle ones (one, 60); 264 middle tiles (two, 120), then 265
-         * (three, 180) against 133 wide cluster tiles (three, 300), 193 of
-         * the 176 tile (three, 219) and 529 narrow (five, 250), the 96
-         * tile's 353 being three rounds */
+         * against 100 middle ones (one, 60); 264 middle tiles (two, 120),
+         * then 265 (three, 180) against 133 wide cluster tiles (three,
+         * 300), 193 of the 176 tile (three, 219), 202 of the 168 (four,
+         * 292) and 529 narrow (five, 250), the 96 tile's 353 being three
+         * rounds */
         {1, 132 * 64, 132, 64},
         {1, 132 * 64 + 1, 132, 96},
         {128, 132 * 96, 132, 96},
         {128, 132 * 96 + 1, 132, 128},
         {128, 264 * 128, 132, 128},
         {128, 264 * 128 + 1, 132, 128},
-        /* two tile rows: no 96 tile (129 x 11008: the 176 tile; 256 x
+        /* two tile rows: no 96 tile (129 x 11008: the 168 tile; 256 x
          * 4225 below would take it, one round of 45, 58) */
-        {129, 11008, 132, 176},
+        {129, 11008, 132, 168},
         /* two tile rows: 132 narrow tiles, one round; then 134 (two, 100)
          * against 34 middle cluster tiles (one, 60); 66 of those, then 67
-         * (two, 120) against 49 of the 176 tile (one, 73); 66 of those,
-         * then 67 (two, 146) against 46 wide (one, 100) */
+         * (two, 120) against 51 of the 168 tile (one, 73); 66 of those,
+         * then 67 (two, 146) against 64 of the 176 tile (one, 73); 66 of
+         * those, then 67 (two, 146) against 46 wide (one, 100) */
         {256, 33 * 128, 132, 64},
         {256, 33 * 128 + 1, 132, 128},
         {256, 66 * 128, 132, 128},
-        {256, 66 * 128 + 1, 132, 176},
+        {256, 66 * 128 + 1, 132, 168},
+        {256, 66 * 168, 132, 168},
+        {256, 66 * 168 + 1, 132, 176},
         {256, 66 * 176, 132, 176},
         {256, 66 * 176 + 1, 132, 256},
         /* four: 132 narrow tiles, then 136 against 34 middle cluster
-         * tiles; 66 of those, then 68 (two, 120) against 50 of the 176
+         * tiles; 66 of those, then 68 (two, 120) against 52 of the 168
          * tile (one, 73); 66 wide ones (one, 100), then 68 (two, 200)
-         * against 98 of the 176 tile (two, 146); 132 of those, then 134
-         * (three, 219) against 182 middle (three, 180); 198 middle, then
-         * 200 (four, 240) against 100 wide (two, 200) */
+         * against 102 of the 168 tile (two, 146); 132 of those, then 134
+         * (three, 219) against 128 of the 176 tile (two, 146); 132 of
+         * those, then 134 (three, 219) against 182 middle (three, 180);
+         * 198 middle, then 200 (four, 240) against 100 wide (two, 200) */
         {512, 33 * 64, 132, 64},
         {512, 33 * 64 + 1, 132, 128},
         {512, 33 * 128, 132, 128},
-        {512, 33 * 128 + 1, 132, 176},
+        {512, 33 * 128 + 1, 132, 168},
         {512, 66 * 128, 132, 256},
-        {512, 66 * 128 + 1, 132, 176},
+        {512, 66 * 128 + 1, 132, 168},
+        {512, 66 * 168, 132, 168},
+        {512, 66 * 168 + 1, 132, 176},
         {512, 66 * 176, 132, 176},
         {512, 66 * 176 + 1, 132, 128},
         {512, 99 * 128, 132, 128},
         {512, 99 * 128 + 1, 132, 256},
         /* 2048 x 1024: 64 wide tiles, half the SMs; 128 middle ones */
         {2048, 1024, 132, 128},
-        /* 48 cluster tiles of the 176 tile (one round, 73) against 264
+        /* 52 cluster tiles of the 168 tile (one round, 73) against 264
          * narrow tiles (two, 100) and 36 wide cluster tiles (one, 100) */
-        {1000, 2112, 132, 176},
+        {1000, 2112, 132, 168},
         {1000, 2048, 132, 128},
         /* a GPU of other SMs, 300 x 600 (3 tile rows): on 20 SMs 30 narrow
          * tiles are 2 rounds (100), 10 middle cluster tiles 1 (60); on 6, 6
-         * wide cluster tiles are 2 rounds (200) against 3 of the 176 tile
-         * (219), 4 middle (240) and 5 narrow (250); on 1, 8 tiles of 176
-         * (584) against 6 wide and 10 middle ones (600) */
+         * wide cluster tiles are 2 rounds (200) against 3 of the 176 or 168
+         * tile (219), 4 middle (240) and 5 narrow (250); on 1, 8 tiles of
+         * 168 or 176 (584) against 6 wide and 10 middle ones (600) */
         {300, 600, 132, 64},
         {300, 600, 20, 128},
         {300, 600, 6, 256},
-        {300, 600, 1, 176},
+        {300, 600, 1, 168},
     };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         const int bn = gemm_tile_wgmma_bn(picks[i].m, picks[i].n, picks[i].sms);
@@ -1327,9 +1373,9 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                 /* A's box: the block's share, or M rounded up to 8 rows */
                 const int a_rows = gemm_tile_wgmma_a_rows_of(e->m, cn);
                 const int rows = operand ? bn : GEMM_TILE_WGMMA_BM,
-                          count = operand ? bn / cm : a_rows,
-                          first = (operand ? bn / cm : GEMM_TILE_WGMMA_BM / cn) *
-                                  (operand ? rank % cm : rank / cm);
+                          count = operand ? gemm_tile_wgmma_b_share(bn, cm) : a_rows,
+                          first = operand ? gemm_tile_wgmma_b_first(bn, cm, rank % cm)
+                                          : GEMM_TILE_WGMMA_BM / cn * (rank / cm);
                 const uint32_t peers = operand ? gemm_tile_wgmma_b_peers(cm, rank / cm)
                                                : gemm_tile_wgmma_a_peers(cm, cn, rank % cm);
                 const uint32_t tile =
@@ -1539,19 +1585,23 @@ static void test_wgmma_emulated(void)
                    names[v], bn, cm, cn, err);
         }
     /* The 96 tile, alone (the rule takes it at one tile row; the data path
-     * is the same at any M) */
-    for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
-        const struct emulated e = {NULL, a, b, m, n, k, 0};
-        for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
-            c[i] = NAN;
-        emu_wgmma_launch((enum gemm_tile_variant)v, GEMM_TILE_WGMMA_BN_96, 1, 1, &e, smem, n,
-                         clusters, c);
-        const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
-        EXPECT(err < 1e-6,
-               "%s, the 96 tile: the emulated wgmma kernel's C is off the reference: relative "
-               "L2 %g",
-               names[v], err);
-    }
+     * is the same at any M); the 176 and 168 tiles in clusters of 2 x 1
+     * (the 168 tile's B shares overlapping), C stored directly */
+    static const int others[3][2] = {
+        {GEMM_TILE_WGMMA_BN_96, 1}, {GEMM_TILE_WGMMA_BN_176, 2}, {GEMM_TILE_WGMMA_BN_168, 2}};
+    for (int o = 0; o < 3; ++o)
+        for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
+            const struct emulated e = {NULL, a, b, m, n, k, 0};
+            for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
+                c[i] = NAN;
+            emu_wgmma_launch((enum gemm_tile_variant)v, others[o][0], others[o][1], 1, &e, smem, n,
+                             clusters, c);
+            const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
+            EXPECT(err < 1e-6,
+                   "%s, the %d tile: the emulated wgmma kernel's C is off the reference: "
+                   "relative L2 %g",
+                   names[v], others[o][0], err);
+        }
     /* A shorter than a tile (M 1, 37, 64), in the narrow and 96 tiles: A's
      * box holds M rounded up to 8 rows; the tile's rows below it hold NaN
      * (what a stage held before, at its worst), which reaches only C's
@@ -1623,12 +1673,12 @@ static void test_wgmma_two_launches(void)
          * over 49 tile columns and one middle round over 1792 (360), 64 K
          * tiles each: 23360 against 23040 and the second launch's 1600 */
         {1000, 14336, 4096, 132, 0, 176, 0},
-        {1700, 2600, 4096, 132, 0, 176, 0},
-        {512, 11008, 4096, 132, 0, 176, 0},
+        {1700, 2600, 4096, 132, 0, 168, 0},
+        {512, 11008, 4096, 132, 0, 168, 0},
         {1000, 14336, 2048, 132, 0, 176, 0},
         {1000, 14336, 24, 132, 0, 176, 0},
         {2000, 3000, 4096, 132, 0, 128, 0},
-        {1000, 11008, 4096, 132, 0, 176, 0},
+        {1000, 11008, 4096, 132, 0, 168, 0},
         {4096, 14336, 4096, 132, 0, 256, 0},
         {128, 11008, 4096, 132, 0, 96, 0},
         /* at one tile row and a very long K, a round of middle tiles, then
@@ -1643,14 +1693,15 @@ static void test_wgmma_two_launches(void)
         {257, 11624, 5184, 132, 8448, 256, 128},
         {264, 11624, 5184, 132, 8448, 256, 128}, /* the hw size */
         {513, 11617, 2560, 132, 11264, 256, 64},
-        {257, 12674, 4096, 132, 8448, 256, 176},
-        {257, 8449, 1032, 132, 0, 176, 0}, /* api_edges' 176 tile, N odd */
+        {257, 12674, 4096, 132, 8448, 256, 168},
+        {257, 8449, 1032, 132, 0, 168, 0}, /* api_edges' 168 and 176 tiles, N odd */
+        {257, 5801, 1032, 132, 0, 176, 0},
         {1, 513, 1 << 20, 4, 512, 128, 64},
         {129, 1057, 1 << 20, 4, 1024, 256, 64},
-        {129, 1153, 1 << 20, 6, 768, 256, 176},
+        {129, 1153, 1 << 20, 6, 768, 256, 168},
         {0, 516, 4096, 4, 0, 0, 0},
         {129, 0, 4096, 4, 0, 0, 0},
-        {129, 516, 0, 4, 0, 176, 0},
+        {129, 516, 0, 4, 0, 168, 0},
     };
     for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
         int first = 0;
