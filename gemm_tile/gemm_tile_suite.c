@@ -137,26 +137,26 @@ static const struct bf_size test_sizes[] = {
 };
 /* For the sanitizers: 1700 x 2600 has more tiles than an H100 has SMs, so
  * both kernels' blocks take two (edges too): the wgmma kernel's in its 168
- * tile (B's shares overlapping), and with K 128 the mma.sync kernel copies
- * the next tile's K tiles while it multiplies this one's (with K 16, one K
- * tile, it does not); 3000 x 2600 x 16 does the same in the wgmma kernel's
- * wide tile. The smaller sizes run both kernels' narrow tiles, 501 x 2200 x
- * 72 the wgmma kernel's middle one with C stored directly, 257 x 8449 x 72
- * its 168 tile and 257 x 5801 x 72 its 176 one (C stored directly, N odd);
- * 65 x 200 x 8200 its narrow tile's K split over clusters of 2, 7 x 8500 x
- * 2056 and 64 x 8456 x 72 its 96 tile (M short of a consumer's rows; the
- * first consumer's inside) and 7 x 12700 x 2056 its middle tile alone at
- * one tile row, and 1 x 16904 x 10304 two launches (132 middle tiles alone,
- * then the last 8 columns' narrow tile with its K split) (these four
- * checked against the CPU's reference: cuBLAS's split-K kernels, which a
- * larger size calls, carry races and uninitialized reads of their own under
- * the sanitizers). */
+ * tile (B's shares overlapping; with K 384 its 5-stage ring wraps, 12 K
+ * tiles a block), and with K 128 the mma.sync kernel copies the next tile's
+ * K tiles while it multiplies this one's (with K 16, one K tile, it does
+ * not); 3000 x 2600 x 16 does the same in the wgmma kernel's wide tile. The
+ * smaller sizes run both kernels' narrow tiles, 501 x 2200 x 72 the wgmma
+ * kernel's middle one with C stored directly, 257 x 8449 x 72 its 168 tile
+ * and 257 x 5801 x 72 its 176 one (C stored directly, N odd); 65 x 200 x
+ * 8200 its narrow tile's K split over clusters of 2, 7 x 8500 x 2056 and 64
+ * x 8456 x 72 its 96 tile (M short of a consumer's rows; the first
+ * consumer's inside) and 7 x 12700 x 2056 its middle tile alone at one tile
+ * row, and 1 x 16904 x 10304 two launches (132 middle tiles alone, then the
+ * last 8 columns' narrow tile with its K split) (these four checked against
+ * the CPU's reference: cuBLAS's split-K kernels, which a larger size calls,
+ * carry races and uninitialized reads of their own under the sanitizers). */
 static const struct bf_size quick_sizes[] = {
-    {3, {1, 1, 8}},         {3, {40, 40, 40}},     {3, {127, 131, 64}},   {3, {257, 509, 200}},
-    {3, {300, 600, 128}},   {3, {16, 16, 20}},     {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
-    {3, {501, 2200, 72}},   {3, {3000, 2600, 16}}, {3, {65, 200, 8200}},  {3, {7, 8500, 2056}},
-    {3, {1, 16904, 10304}}, {3, {257, 8449, 72}},  {3, {7, 12700, 2056}}, {3, {64, 8456, 72}},
-    {3, {257, 5801, 72}},
+    {3, {1, 1, 8}},         {3, {40, 40, 40}},      {3, {127, 131, 64}},   {3, {257, 509, 200}},
+    {3, {300, 600, 128}},   {3, {16, 16, 20}},      {3, {1700, 2600, 16}}, {3, {1700, 2600, 128}},
+    {3, {501, 2200, 72}},   {3, {3000, 2600, 16}},  {3, {65, 200, 8200}},  {3, {7, 8500, 2056}},
+    {3, {1, 16904, 10304}}, {3, {257, 8449, 72}},   {3, {7, 12700, 2056}}, {3, {64, 8456, 72}},
+    {3, {257, 5801, 72}},   {3, {1700, 2600, 384}},
 };
 static const struct bf_size bench_sizes[] = {
     {3, {4096, 4096, 4096}}, {3, {8192, 8192, 8192}}, {3, {8192, 1024, 8192}}};

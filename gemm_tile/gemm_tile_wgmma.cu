@@ -98,7 +98,7 @@ static __device__ __forceinline__ uint32_t bar_at(uint32_t base, int stage)
 struct work {
     int64_t tiles_m, tiles_n, cluster_tiles, col_first;
     int kfirst, ktiles, rank, rm, rn, part, cluster, clusters;
-    uint32_t a_bytes; /* of A a stage receives (gemm_tile_wgmma_a_load_rows) */
+    uint32_t stage_tx; /* bytes a stage receives (gemm_tile_wgmma_stage_tx) */
 };
 
 /* The producer's thread: for each of the block's tiles and each K tile,
@@ -115,8 +115,6 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
     /* this block's share of A and of B, and the blocks that take them */
     const int a_row0 = GEMM_TILE_WGMMA_BM / CN * w.rn,
               b_row0 = gemm_tile_wgmma_b_first(BN, CM, w.rm);
-    /* what a stage receives: this block's A, and every block's share of B */
-    const uint32_t stage_tx = w.a_bytes + 128u * CM * (uint32_t)gemm_tile_wgmma_b_share(BN, CM);
     const uint16_t a_peers = (uint16_t)gemm_tile_wgmma_a_peers(CM, CN, w.rm),
                    b_peers = (uint16_t)gemm_tile_wgmma_b_peers(CM, w.rn);
     ring r = {0, 0};
@@ -128,7 +126,7 @@ static __device__ __forceinline__ void produce(const CUtensorMap *map_a, const C
         for (int kt = 0; kt < w.ktiles; ++kt) {
             mbar_wait(bar_at(bars.empty, r.stage), r.phase ^ 1u);
             const uint32_t full = bar_at(bars.full, r.stage);
-            mbar_arrive_expect_tx(full, stage_tx);
+            mbar_arrive_expect_tx(full, w.stage_tx);
             const uint32_t a = smem + gemm_tile_wgmma_a_base(r.stage, BN),
                            b = smem + gemm_tile_wgmma_b_base(r.stage, BN);
 #pragma unroll
@@ -462,7 +460,7 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     w.tiles_n = gemm_tile_wgmma_tiles_n(cols, BN);
     w.col_first = col_first;
     w.cluster_tiles = gemm_tile_wgmma_cluster_tiles(w.tiles_m, w.tiles_n, CM, CN);
-    w.a_bytes = 128u * (uint32_t)gemm_tile_wgmma_a_rows_of(m, CN) * CN;
+    w.stage_tx = gemm_tile_wgmma_stage_tx(m, BN, CM, CN);
     w.rank = CLUSTER == 1 ? 0 : (int)cluster_rank();
     w.part = SPLIT == 1 ? 0 : (int)cluster_rank();
     gemm_tile_wgmma_split_ktiles(gemm_tile_wgmma_tiles_k(k), SPLIT, w.part, &w.kfirst, &w.ktiles);

@@ -53,20 +53,21 @@
 #define GEMM_TILE_WGMMA_THREADS    (128 * (1 + GEMM_TILE_WGMMA_CONSUMERS))
 /* Blocks a cluster, CM x CN: CM blocks on tile rows one above the other
  * share their B tile, CN blocks on tile columns side by side their A tile;
- * each block loads 1 / CM of the B tile and 1 / CN of the A tile, and TMA
- * writes each box into every block that shares it (multicast), so an
- * operand crosses from L2 once a cluster. The wide tile runs in clusters of
- * 2 x 1 (B, 256 rows, is its larger operand). The narrow one runs alone:
- * there clusters of 2 x 1 cost more in barriers at the start and the end
- * than B's second crossing saved (H100, the timeline probe: 6.6 against 7.9
- * us at 256^3, 7.7 against 9.0 at 512^3, 11.2 against 11.7 at 1024^3);
- * 1 x 2, which shares its larger operand A, and 2 x 2 are for
- * probes/clusters.sh to measure. The middle tile runs in clusters of 2 x
- * 1 too: where the rule takes it (every SM busy, long K) L2 bounds it
- * alone, and sharing B cut 512 x 4096 x 11008 from 97.6 to 75.6 us (1 x 2:
- * 88.1); at one tile row (M <= 128), where a cluster's second block
- * would have no tile, it runs alone (gemm_tile_wgmma_alone). A probe sets
- * any of the six with -D (1 or 2 each). */
+ * each block loads 1 / CM of the B tile (rounded up to 8 rows:
+ * gemm_tile_wgmma_b_share) and 1 / CN of the A tile, and TMA writes each
+ * box into every block that shares it (multicast), so an operand crosses
+ * from L2 once a cluster. The wide tile runs in clusters of 2 x 1 (B, 256
+ * rows, is its larger operand). The narrow one runs alone: there clusters
+ * of 2 x 1 cost more in barriers at the start and the end than B's second
+ * crossing saved (H100, the timeline probe: 6.6 against 7.9 us at 256^3,
+ * 7.7 against 9.0 at 512^3, 11.2 against 11.7 at 1024^3); 1 x 2, which
+ * shares its larger operand A, and 2 x 2 are for probes/clusters.sh to
+ * measure. The middle tile runs in clusters of 2 x 1 too: where the rule
+ * takes it (every SM busy, long K) L2 bounds it alone, and sharing B cut
+ * 512 x 4096 x 11008 from 97.6 to 75.6 us (1 x 2: 88.1); at one tile row (M
+ * <= 128), where a cluster's second block would have no tile, it runs alone
+ * (gemm_tile_wgmma_alone). A probe sets any of the six with -D (1 or 2
+ * each). */
 #ifndef GEMM_TILE_WGMMA_WIDE_CM
 #define GEMM_TILE_WGMMA_WIDE_CM 2
 #endif
@@ -147,13 +148,13 @@ static BF_HD int gemm_tile_wgmma_a_load_rows(int64_t m, int bn)
 {
     return gemm_tile_wgmma_a_rows_of(m, gemm_tile_wgmma_cn(m, bn));
 }
-/* Rows of B a block's box loads in a cluster of cm tile rows: its share
- * of the tile, rounded up to whole 8-row swizzle atoms (a box lands on a
- * 1024-byte boundary in every layout); and the share's first row for the
- * block at row rm. The last share ends at the tile's last row, so where
- * bn / cm is not a multiple of 8 (the 168 tile: 84) the shares overlap:
- * rows 0 .. 87 and 80 .. 167, the 8 rows between written twice with the
- * same bytes, each counted on the stage's barrier. */
+/* Rows of B a block's box loads in a cluster of cm tile rows: its share of
+ * the tile, rounded up to whole 8-row swizzle atoms (a box lands on its
+ * layout's atom: 8 rows of its slab, 128 to 1024 bytes); and the share's
+ * first row for the block at row rm. The last share ends at the tile's last
+ * row, so where bn / cm is not a multiple of 8 (the 168 tile: 84) the
+ * shares overlap: rows 0 .. 87 and 80 .. 167, the 8 rows between written
+ * twice with the same bytes, each counted on the stage's barrier. */
 static BF_HD int gemm_tile_wgmma_b_share(int bn, int cm)
 {
     return (bn / cm + 7) / 8 * 8;
@@ -166,6 +167,15 @@ static BF_HD int gemm_tile_wgmma_b_first(int bn, int cm, int rm)
 static BF_HD int gemm_tile_wgmma_b_box_rows(int64_t m, int bn)
 {
     return gemm_tile_wgmma_b_share(bn, gemm_tile_wgmma_cm(m, bn));
+}
+/* The bytes TMA writes into each block of a cm x cn cluster a stage, which
+ * the stage's "full" barrier expects: the A boxes of the cn blocks that
+ * share its A tile, and the B shares of the cm blocks that share its B
+ * tile (the 168 tile's 2 x 88 rows, 8 of them twice). */
+static BF_HD uint32_t gemm_tile_wgmma_stage_tx(int64_t m, int bn, int cm, int cn)
+{
+    return 128u *
+           (uint32_t)(gemm_tile_wgmma_a_rows_of(m, cn) * cn + cm * gemm_tile_wgmma_b_share(bn, cm));
 }
 /* Block `rank` of a CM x CN cluster sits at row rm = rank % CM, column rn
  * = rank / CM. The blocks that share its A tile (its row), and its B tile

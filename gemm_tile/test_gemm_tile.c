@@ -1360,6 +1360,10 @@ static void test_wgmma_order(void)
  * C would be. */
 /* The emulated blocks' accumulators, left for emu_wgmma_split where c is NULL. */
 static float emu_acc[GEMM_TILE_WGMMA_MAX_CLUSTER][GEMM_TILE_WGMMA_CONSUMERS][128][128];
+/* Stages whose bytes landed in a block other than its barrier expects
+ * (gemm_tile_wgmma_stage_tx, the kernel's expect_tx): a wrong count would
+ * hang the kernel or let it read a stage early. */
+static long emu_tx_off;
 static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                               const struct emulated *e, uint8_t *smem[], const int64_t tile_m[],
                               const int64_t tile_n[], int64_t kfirst, int64_t ktiles, float *c)
@@ -1368,6 +1372,7 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
     memset(emu_acc, 0, sizeof emu_acc);
     for (int64_t kt = kfirst; kt < kfirst + ktiles; ++kt) {
         const int stage = (int)(kt % gemm_tile_wgmma_stages(bn));
+        uint32_t landed[GEMM_TILE_WGMMA_MAX_CLUSTER] = {0};
         for (int rank = 0; rank < cluster; ++rank) /* the producers' TMA */
             for (int operand = 0; operand < 2; ++operand) {
                 /* A's box: the block's share, or M rounded up to 8 rows */
@@ -1390,12 +1395,16 @@ static void emu_wgmma_cluster(enum gemm_tile_variant v, int bn, int cm, int cn,
                             const int64_t gr = row0 + r, gk = kt * 64 + 8 * ch + x;
                             const uint16_t h = gr < limit && gk < e->k ? src[gr * e->k + gk] : 0;
                             for (int to = 0; to < cluster; ++to)
-                                if (peers >> to & 1u)
+                                if (peers >> to & 1u) {
                                     memcpy(smem[to] + tile +
                                                gemm_tile_wgmma_offset(v, rows, r, ch) + 2 * x,
                                            &h, 2);
+                                    landed[to] += 2;
+                                }
                         }
             }
+        for (int rank = 0; rank < cluster; ++rank)
+            emu_tx_off += landed[rank] != gemm_tile_wgmma_stage_tx(e->m, bn, cm, cn);
         for (int rank = 0; rank < cluster; ++rank)
             for (int consumer = 0; consumer < GEMM_TILE_WGMMA_CONSUMERS; ++consumer)
                 for (int kk = 0; kk < GEMM_TILE_WGMMA_KK; ++kk) {
@@ -1586,21 +1595,29 @@ static void test_wgmma_emulated(void)
         }
     /* The 96 tile, alone (the rule takes it at one tile row; the data path
      * is the same at any M); the 176 and 168 tiles in clusters of 2 x 1
-     * (the 168 tile's B shares overlapping), C stored directly */
-    static const int others[3][2] = {
-        {GEMM_TILE_WGMMA_BN_96, 1}, {GEMM_TILE_WGMMA_BN_176, 2}, {GEMM_TILE_WGMMA_BN_168, 2}};
-    for (int o = 0; o < 3; ++o)
+     * (the 168 tile's B shares overlapping), the 168 also in a probe's 2 x
+     * 2 and 1 x 2, C stored directly; the stages filled with NaN first */
+    static const int others[5][3] = {{GEMM_TILE_WGMMA_BN_96, 1, 1},
+                                     {GEMM_TILE_WGMMA_BN_176, 2, 1},
+                                     {GEMM_TILE_WGMMA_BN_168, 2, 1},
+                                     {GEMM_TILE_WGMMA_BN_168, 2, 2},
+                                     {GEMM_TILE_WGMMA_BN_168, 1, 2}};
+    for (int o = 0; o < 5; ++o)
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
             const struct emulated e = {NULL, a, b, m, n, k, 0};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
-            emu_wgmma_launch((enum gemm_tile_variant)v, others[o][0], others[o][1], 1, &e, smem, n,
-                             clusters, c);
+            const uint16_t nan_half = 0x7e00; /* a row no box writes would show */
+            for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
+                for (size_t x = 0; x < GEMM_TILE_WGMMA_BARRIERS / 2; ++x)
+                    memcpy(smem[r] + 2 * x, &nan_half, 2);
+            emu_wgmma_launch((enum gemm_tile_variant)v, others[o][0], others[o][1], others[o][2],
+                             &e, smem, n, clusters, c);
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
             EXPECT(err < 1e-6,
-                   "%s, the %d tile: the emulated wgmma kernel's C is off the reference: "
-                   "relative L2 %g",
-                   names[v], others[o][0], err);
+                   "%s, the %d tile in clusters of %d x %d: the emulated wgmma kernel's C is off "
+                   "the reference: relative L2 %g",
+                   names[v], others[o][0], others[o][1], others[o][2], err);
         }
     /* A shorter than a tile (M 1, 37, 64), in the narrow and 96 tiles: A's
      * box holds M rounded up to 8 rows; the tile's rows below it hold NaN
@@ -1646,6 +1663,7 @@ static void test_wgmma_emulated(void)
         EXPECT(err < 1e-6, "%s: the emulated split K's C is off the reference: relative L2 %g",
                names[v], err);
     }
+    EXPECT_EQ(emu_tx_off, 0, "emulated stages whose bytes are not what the barrier expects");
 }
 
 /* Two launches (gemm_tile_wgmma_first_columns): on 132 SMs the sweep's
@@ -1764,7 +1782,7 @@ static void test_wgmma_two_launches(void)
     EXPECT(two >= 10, "two launches at %d of the 125 shapes", two);
     /* emulated: 1 x 513 on 4 SMs (middle tiles alone, then a narrow one),
      * 129 x 1057 on 4 (wide, then narrow) and 129 x 1153 on 6 (wide, then
-     * the 176 tile), each split as at a long K and emulated at K = 200 */
+     * the 168 tile), each split as at a long K and emulated at K = 200 */
     static uint16_t a[129 * 200], b[1153 * 200];
     static float c[129 * 1153];
     static double want[129 * 1153];
@@ -1810,6 +1828,20 @@ static void test_wgmma_two_launches(void)
            "257 x 11624 x 5184: the model's B lines %llu and wgmma B wavefronts %llu",
            (unsigned long long)s[GEMM_TILE_SITE_TMA_B].wavefronts,
            (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts);
+    /* the hw list's 512 x 11008 x 1024 on 132 SMs: one launch of 264 tiles
+     * 168 wide (2 x 66 cluster tiles of 2), 16 K tiles each; each block's
+     * stage takes both shares of B, 88 rows each (176 lines), and each
+     * wgmma reads B's 21 core matrices of both chunks (42) */
+    gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 512, 11008, 1024, 4, &bf_rules_sm90, s);
+    const uint64_t ktiles168 = 264 * 16;
+    EXPECT(s[GEMM_TILE_SITE_TMA_B].requests == ktiles168 &&
+               s[GEMM_TILE_SITE_TMA_B].wavefronts == ktiles168 * 176 &&
+               s[GEMM_TILE_SITE_WGMMA_B].wavefronts ==
+                   ktiles168 * GEMM_TILE_WGMMA_CONSUMERS * GEMM_TILE_WGMMA_KK * 42,
+           "512 x 11008 x 1024: the 168 tile's B lines %llu and wgmma B wavefronts %llu",
+           (unsigned long long)s[GEMM_TILE_SITE_TMA_B].wavefronts,
+           (unsigned long long)s[GEMM_TILE_SITE_WGMMA_B].wavefronts);
+    EXPECT_EQ(emu_tx_off, 0, "emulated stages whose bytes are not what the barrier expects");
 }
 
 /* The one refusal rule both paths ask (gemm_tile.h's list), and the Hopper
