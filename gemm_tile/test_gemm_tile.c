@@ -1565,6 +1565,15 @@ static uint8_t **wgmma_cluster_smem(void)
         smem[r] = memory[r];
     return smem;
 }
+/* Fills every block's stages with NaN (fp16 0x7e00): what a stage held
+ * before, at its worst; a row no TMA box writes then shows in C. */
+static void wgmma_stages_nan(uint8_t *smem[])
+{
+    const uint16_t nan_half = 0x7e00;
+    for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
+        for (size_t x = 0; x < GEMM_TILE_WGMMA_BARRIERS / 2; ++x)
+            memcpy(smem[r] + 2 * x, &nan_half, 2);
+}
 
 /* 300 x 300 x 200 (edge tiles along M and N, an odd number of tile rows
  * and of narrow and middle tile columns, a partial K tile) on 2 clusters,
@@ -1607,10 +1616,7 @@ static void test_wgmma_emulated(void)
             const struct emulated e = {NULL, a, b, m, n, k, 0};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
                 c[i] = NAN;
-            const uint16_t nan_half = 0x7e00; /* a row no box writes would show */
-            for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
-                for (size_t x = 0; x < GEMM_TILE_WGMMA_BARRIERS / 2; ++x)
-                    memcpy(smem[r] + 2 * x, &nan_half, 2);
+            wgmma_stages_nan(smem);
             emu_wgmma_launch((enum gemm_tile_variant)v, others[o][0], others[o][1], others[o][2],
                              &e, smem, n, clusters, c);
             const double err = gemm_tile_ref_rel_l2_f32(c, want, (size_t)(m * n));
@@ -1628,10 +1634,7 @@ static void test_wgmma_emulated(void)
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
             const int64_t ms = short_m[i % 3];
             const int bn = i < 3 ? GEMM_TILE_WGMMA_BN_NARROW : GEMM_TILE_WGMMA_BN_96;
-            const uint16_t nan_half = 0x7e00;
-            for (int r = 0; r < GEMM_TILE_WGMMA_MAX_CLUSTER; ++r)
-                for (size_t x = 0; x < GEMM_TILE_WGMMA_BARRIERS / 2; ++x)
-                    memcpy(smem[r] + 2 * x, &nan_half, 2);
+            wgmma_stages_nan(smem);
             gemm_tile_ref(want, a, b, ms, n, k);
             for (size_t x = 0; x < sizeof c / sizeof *c; ++x)
                 c[x] = NAN;
