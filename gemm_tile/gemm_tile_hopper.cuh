@@ -426,11 +426,28 @@ template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(regs));
 }
 
+/* The same for a 64 x 32 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 3. */
+static __device__ __forceinline__ void wgmma_m64n32k16(float (&d)[16], uint64_t desc_a,
+                                                       uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %18, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+                 "}, %16, %17, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
 /* ---- the family's K tile: 4 wgmma on tiles laid out as gemm_tile_wgmma_layout.h says ---- */
 
 /* acc += rows a_row0 .. + 63 of the A tile at `a` (a_rows rows) times the B
  * tile at `b` (BN rows: 256, 176, 168, 128 in the middle tile, 96 at one tile
- * row, 64 in the narrow one),
+ * row, 64 in the narrow one, 32 in the thin one),
  * over a stage's 64 of K: 4 wgmma.m64n{BN}k16, each operand's descriptor
  * moved to the k16 step.
  * With accumulate 0 the first replaces acc (wgmma's scale-d), so that a tile
@@ -441,7 +458,8 @@ static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_
 {
     static_assert(BN == GEMM_TILE_WGMMA_BN || BN == GEMM_TILE_WGMMA_BN_176 ||
                       BN == GEMM_TILE_WGMMA_BN_168 || BN == GEMM_TILE_WGMMA_BN_MID ||
-                      BN == GEMM_TILE_WGMMA_BN_96 || BN == GEMM_TILE_WGMMA_BN_NARROW,
+                      BN == GEMM_TILE_WGMMA_BN_96 || BN == GEMM_TILE_WGMMA_BN_NARROW ||
+                      BN == GEMM_TILE_WGMMA_BN_THIN,
                   "a tile width");
     const enum gemm_tile_variant variant = (enum gemm_tile_variant)V;
 #pragma unroll
@@ -461,8 +479,10 @@ static __device__ __forceinline__ void wgmma_ktile(float (&acc)[BN / 2], uint32_
             wgmma_m64n128k16(acc, da, db, accumulate || kk > 0);
         else if constexpr (BN == GEMM_TILE_WGMMA_BN_96)
             wgmma_m64n96k16(acc, da, db, accumulate || kk > 0);
-        else
+        else if constexpr (BN == GEMM_TILE_WGMMA_BN_NARROW)
             wgmma_m64n64k16(acc, da, db, accumulate || kk > 0);
+        else
+            wgmma_m64n32k16(acc, da, db, accumulate || kk > 0);
     }
 }
 

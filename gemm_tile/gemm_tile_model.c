@@ -90,12 +90,13 @@ static void wgmma_model_sites(int bn, struct bf_site sites[GEMM_TILE_WGMMA_SITES
     sites[GEMM_TILE_SITE_TMA_B] = bf_site_new("TMA box to B tile", bf_tma());
     sites[GEMM_TILE_SITE_WGMMA_A] = bf_site_new("wgmma A operand (64 x k16)", bf_wgmma());
     sites[GEMM_TILE_SITE_WGMMA_B] =
-        bf_site_new(bn == GEMM_TILE_WGMMA_BN       ? "wgmma B operand (256 x k16)"
-                    : bn == GEMM_TILE_WGMMA_BN_176 ? "wgmma B operand (176 x k16: 176 tile)"
-                    : bn == GEMM_TILE_WGMMA_BN_168 ? "wgmma B operand (168 x k16: 168 tile)"
-                    : bn == GEMM_TILE_WGMMA_BN_MID ? "wgmma B operand (128 x k16: middle tile)"
-                    : bn == GEMM_TILE_WGMMA_BN_96  ? "wgmma B operand (96 x k16: 96 tile)"
-                                                   : "wgmma B operand (64 x k16: narrow tile)",
+        bf_site_new(bn == GEMM_TILE_WGMMA_BN        ? "wgmma B operand (256 x k16)"
+                    : bn == GEMM_TILE_WGMMA_BN_176  ? "wgmma B operand (176 x k16: 176 tile)"
+                    : bn == GEMM_TILE_WGMMA_BN_168  ? "wgmma B operand (168 x k16: 168 tile)"
+                    : bn == GEMM_TILE_WGMMA_BN_MID  ? "wgmma B operand (128 x k16: middle tile)"
+                    : bn == GEMM_TILE_WGMMA_BN_96   ? "wgmma B operand (96 x k16: 96 tile)"
+                    : bn == GEMM_TILE_WGMMA_BN_THIN ? "wgmma B operand (32 x k16: thin tile)"
+                                                    : "wgmma B operand (64 x k16: narrow tile)",
                     bf_wgmma());
     sites[GEMM_TILE_SITE_C_STAGE] = bf_site_new("C pairs to the staging buffer", bf_st(8));
     sites[GEMM_TILE_SITE_C_TMA] = bf_site_new("TMA store of a C box", bf_tma());
@@ -248,6 +249,8 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
      * launch, or whole rounds of first_bn over n1 columns and the rest. */
     int first_bn = 0;
     const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, k, rules->sms, &first_bn);
+    if (n1 == 0)
+        first_bn = gemm_tile_wgmma_thin(m, n, k, rules->sms, first_bn);
     wgmma_model_sites(first_bn, sites);
     sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0 || rules->cc != 90)

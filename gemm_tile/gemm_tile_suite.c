@@ -173,17 +173,18 @@ static const struct bf_size bench_sizes[] = {
  * and reads); 128 x 11008 x 1024 runs its 96 tile and 128 x 14336 x 1024
  * its middle tile, alone (one tile row: the whole B tile a block, no
  * multicast); 512 x 11008 x 1024 the 168 tile (two rounds, B's shares
- * overlapping), 512 x 11200 x 1024 the 176 tile (two rounds); 264 x 11624 x
- * 5184 two launches, wide tiles then middle ones (ncu sums both; C on 16
- * bytes, so staged, as the model takes it). Its edge rows (8 of A, 104 of
- * B) are whole cp.async instructions of 4 rows on the mma.sync path: an
- * instruction that copies some rows and zero-fills others costs more than
- * the model says (258 rows: 4 wavefronts more each, docs/bank-rules.md). */
+ * overlapping), 512 x 11200 x 1024 the 176 tile (two rounds), 512^3 the
+ * thin tile (64 blocks of 128 x 32); 264 x 11624 x 5184 two launches, wide
+ * tiles then middle ones (ncu sums both; C on 16 bytes, so staged, as the
+ * model takes it). Its edge rows (8 of A, 104 of B) are whole cp.async
+ * instructions of 4 rows on the mma.sync path: an instruction that copies
+ * some rows and zero-fills others costs more than the model says (258 rows:
+ * 4 wavefronts more each, docs/bank-rules.md). */
 static const struct bf_size hw_sizes[] = {
     {3, {1024, 1024, 1024}}, {3, {1000, 1000, 1000}}, {3, {512, 4096, 1024}},
     {3, {2048, 2048, 512}},  {3, {4096, 4096, 4096}}, {3, {512, 512, 8192}},
     {3, {128, 11008, 1024}}, {3, {128, 14336, 1024}}, {3, {264, 11624, 5184}},
-    {3, {512, 11008, 1024}}, {3, {512, 11200, 1024}}};
+    {3, {512, 11008, 1024}}, {3, {512, 11200, 1024}}, {3, {512, 512, 512}}};
 
 /* The sweep: cubes 256 ... 8192 (x2), a wide short one (N = 1024), and a
  * transformer layer's linear layers, y = x W^T with W stored N x K

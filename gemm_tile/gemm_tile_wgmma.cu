@@ -1,36 +1,38 @@
-/* Tensor-core GEMM on Hopper (sm_90a), C = A * B (fp16 in, fp32 accumulate):
- * the tensor memory accelerator (TMA) copies tiles of A and B into a 4-stage
- * (176 and 168 tiles: 5, middle and 96 tiles: 6, narrow tile: 8) ring of
- * shared memory, writing them already swizzled, and wgmma.mma_async
- * multiplies them straight from there. The four variants are one template,
- * gemm_tile_wgmma_kernel: they differ only in the swizzle mode, which sets
- * the tensor maps' boxes and the descriptors (gemm_tile_wgmma_layout.h).
+/* Tensor-core GEMM on Hopper (sm_90a), C = A * B (fp16 in, fp32
+ * accumulate): the tensor memory accelerator (TMA) copies tiles of A and B
+ * into a 4-stage (176 and 168 tiles: 5, middle and 96 tiles: 6, narrow
+ * and thin tiles: 8) ring of shared memory, writing them already swizzled, and
+ * wgmma.mma_async multiplies them straight from there. The four variants
+ * are one template, gemm_tile_wgmma_kernel: they differ only in the swizzle
+ * mode, which sets the tensor maps' boxes and the descriptors
+ * (gemm_tile_wgmma_layout.h).
  *
  * A block is 3 warpgroups and stays on its SM (a persistent grid, one block
- * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 176,
- * 128 x 168, 128 x 128, 128 x 96 or 128 x 64 tiles where those fill the
- * SMs better: gemm_tile_wgmma_bn). Wide, 176, 168 and middle tiles come in
- * clusters of 2 on tile rows one above the other: they share the B tile,
- * and each loads half of it (88 rows of 168: gemm_tile_wgmma_b_share),
- * which TMA writes into both (multicast); narrow and 96 ones run alone.
- * Other cluster shapes (2 x 2, or tiles side by side sharing A) are
- * settings of gemm_tile_wgmma_layout.h, for a probe to compare.
- * Warpgroup 0 produces: one thread waits until a stage is free in every
- * block of the cluster, tells the stage's "full" mbarrier how many bytes to
- * expect and issues TMA copies for its shares of A (128 rows x 64 of K) and
- * of B (256, 176, 168, 128, 96 or 64 columns x 64 of K). Warpgroups 1 and
- * 2 consume: each waits for a full stage, issues 4 wgmma.m64n256k16 (64
- * rows of C each, 128 fp32 accumulators a thread; m64n176k16 and 88 in the
- * 176 tile, m64n168k16 and 84 in the 168 one, m64n128k16 and 64 in the
- * middle one, m64n96k16 and 48 in the 96 one, m64n64k16 and 32 in the
- * narrow one), and frees the stage it read before (in every block of the
- * cluster) once the wgmma that read it completed, one batch left in
- * flight. After a tile's last K step each writes its 64 x 256 (or 128) of
- * C into swizzled shared buffers that TMA stores (the narrow, 96, 168 and
- * 176 tiles' C goes straight from registers: gemm_tile_wgmma_staged),
- * while the producer already fills the stages with the next tile.
- * The producer gives registers back (setmaxnreg) so that the consumers can
- * hold 232 each.
+ * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 176, 128 x
+ * 168, 128 x 128, 128 x 96 or 128 x 64 tiles where those fill the SMs
+ * better: gemm_tile_wgmma_bn; 128 x 32 where even the 64-wide ones would
+ * leave most SMs idle: gemm_tile_wgmma_thin). Wide, 176, 168 and middle
+ * tiles come in clusters of 2 on tile rows one above the other: they share
+ * the B tile, and each loads half of it (88 rows of 168:
+ * gemm_tile_wgmma_b_share), which TMA writes into both (multicast); narrow
+ * and 96 ones run alone. Other cluster shapes (2 x 2, or tiles side by side
+ * sharing A) are settings of gemm_tile_wgmma_layout.h, for a probe to
+ * compare. Warpgroup 0 produces: one thread waits until a stage is free in
+ * every block of the cluster, tells the stage's "full" mbarrier how many
+ * bytes to expect and issues TMA copies for its shares of A (128 rows x 64
+ * of K) and of B (256, 176, 168, 128, 96 or 64 columns x 64 of K).
+ * Warpgroups 1 and 2 consume: each waits for a full stage, issues 4
+ * wgmma.m64n256k16 (64 rows of C each, 128 fp32 accumulators a thread;
+ * m64n176k16 and 88 in the 176 tile, m64n168k16 and 84 in the 168 one,
+ * m64n128k16 and 64 in the middle one, m64n96k16 and 48 in the 96 one,
+ * m64n64k16 and 32 in the narrow one, m64n32k16 and 16 in the thin one), and
+ * frees the stage it read before (in every block of the cluster) once the
+ * wgmma that read it completed, one batch left in flight. After a tile's
+ * last K step each writes its 64 x 256 (or 128) of C into swizzled shared
+ * buffers that TMA stores (the thin, narrow, 96, 168 and 176 tiles' C goes
+ * straight from registers: gemm_tile_wgmma_staged), while the producer
+ * already fills the stages with the next tile. The producer gives registers
+ * back (setmaxnreg) so that the consumers can hold 232 each.
  *
  * Shapes are what TMA makes easy: a box past the edge of A or B (M, N or K)
  * lands as zeros, and TMA's stores are clipped at C's edges, so every block
@@ -717,6 +719,8 @@ static cudaError_t launch_width(int bn, Out *c, const uint16_t *a, const uint16_
         return launch_tile<V, GEMM_TILE_WGMMA_BN_MID>(c, a, b, m, n, k, at);
     case GEMM_TILE_WGMMA_BN_96:
         return launch_tile<V, GEMM_TILE_WGMMA_BN_96>(c, a, b, m, n, k, at);
+    case GEMM_TILE_WGMMA_BN_THIN:
+        return launch_tile<V, GEMM_TILE_WGMMA_BN_THIN>(c, a, b, m, n, k, at);
     default:
         return launch_tile<V, GEMM_TILE_WGMMA_BN_NARROW>(c, a, b, m, n, k, at);
     }
@@ -735,7 +739,8 @@ static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, i
     int first_bn = 0;
     const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, k, at.sms, &first_bn);
     if (n1 == 0)
-        return launch_width<V>(first_bn, c, a, b, m, n, k, at);
+        return launch_width<V>(gemm_tile_wgmma_thin(m, n, k, at.sms, first_bn), c, a, b, m, n, k,
+                               at);
     at.cols = n1;
     err = launch_width<V>(first_bn, c, a, b, m, n, k, at);
     if (err != cudaSuccess)

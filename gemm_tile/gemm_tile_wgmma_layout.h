@@ -43,6 +43,7 @@
 #define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
 #define GEMM_TILE_WGMMA_BN_96      96  /* ... in the 96 tile, at one tile row: 11008 in 115 */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
+#define GEMM_TILE_WGMMA_BN_THIN    32  /* ... in the thin tile, where narrow ones idle most SMs */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
 #define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* stages: below, "Bytes of the A tile" */
 #define GEMM_TILE_WGMMA_MAX_STAGES 8
@@ -229,11 +230,11 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
 /* Bytes of the A tile, the B tile, a stage (A then B); after the stages,
  * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
  * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Every
- * tile's ring is as many stages as 192 KiB holds: 4 of 48 KiB (wide), 5
- * of 38 (176) or 37 (168), 6 of 32 (middle) or of 28 (96), 8 of 24
- * (narrow) (a narrower tile's k tiles are less work: more in flight hide
- * the same latency; 8 stages of the 96 tile, in the buffers too, were slower:
- * docs/notes/gemm_tile/tile-widths.md). */
+ * tile's ring is as many stages as 192 KiB holds, at most 8: 4 of 48 KiB
+ * (wide), 5 of 38 (176) or 37 (168), 6 of 32 (middle) or of 28 (96), 8 of
+ * 24 (narrow), 8 of 20 (thin) (a narrower tile's k tiles are less work:
+ * more in flight hide the same latency; 8 stages of the 96 tile, in the
+ * buffers too, were slower: docs/notes/gemm_tile/tile-widths.md). */
 #define GEMM_TILE_WGMMA_A_BYTES (GEMM_TILE_WGMMA_BM * 128u)
 #define GEMM_TILE_WGMMA_C_BYTES (GEMM_TILE_WGMMA_M * 128u) /* a buffer: 64 rows x 128 B */
 #define GEMM_TILE_WGMMA_C_BASE  GEMM_TILE_WGMMA_RING
@@ -255,7 +256,8 @@ static BF_HD uint32_t gemm_tile_wgmma_stage_bytes(int bn)
 }
 static BF_HD int gemm_tile_wgmma_stages(int bn)
 {
-    return (int)(GEMM_TILE_WGMMA_RING / gemm_tile_wgmma_stage_bytes(bn));
+    const int stages = (int)(GEMM_TILE_WGMMA_RING / gemm_tile_wgmma_stage_bytes(bn));
+    return stages < GEMM_TILE_WGMMA_MAX_STAGES ? stages : GEMM_TILE_WGMMA_MAX_STAGES;
 }
 static BF_HD uint32_t gemm_tile_wgmma_a_base(int stage, int bn)
 {
@@ -608,6 +610,44 @@ static BF_HD int gemm_tile_wgmma_split(int64_t m, int64_t n, int64_t k, int sms)
                           gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW),
                   ktiles = gemm_tile_wgmma_tiles_k(k);
     return 2 * tiles <= sms && ktiles >= 2 * GEMM_TILE_WGMMA_SPLIT_KTILES ? 2 : 1;
+}
+/* ---- the thin tile: more blocks where narrow tiles leave SMs idle ----
+ *
+ * Where C in one launch takes narrow tiles that would leave three quarters
+ * of the SMs idle, and their K is not split (K short), C takes tiles 32
+ * wide instead: twice as many blocks, each loading and multiplying less
+ * (256^3: 8 narrow tiles, 16 thin ones; 512^3: 32 and 64). Measured on
+ * the H200 at every shape the rule gives it (256^3, 512^3, 128 x 2048 x
+ * 1024, 1 x 2112 x 1024, 300 x 600 x 200): 5-12% faster than the narrow
+ * tile; 16 wide (4 times the blocks) was slower than 32 at all but 256^3
+ * fp32 (docs/notes/gemm_tile/small-sizes.md, "The thin tile on the
+ * H200"). Where the narrow tiles fill between a quarter and half the SMs
+ * the thin ones would still fit one round; not measured, so not taken.
+ * The thin tile runs alone, its C stored directly. The launcher and the
+ * bank model both ask this of the one launch's tile
+ * (gemm_tile_wgmma_first_columns' first_bn where it returns 0); -D
+ * GEMM_TILE_WGMMA_WITH_THIN=0 leaves the thin tile out (a probe's before). */
+#ifndef GEMM_TILE_WGMMA_WITH_THIN
+#define GEMM_TILE_WGMMA_WITH_THIN 1
+#endif
+static BF_HD int gemm_tile_wgmma_thin(int64_t m, int64_t n, int64_t k, int sms, int bn)
+{
+#ifdef GEMM_TILE_WGMMA_FORCE_BN
+    (void)m;
+    (void)n;
+    (void)k;
+    (void)sms;
+    return bn; /* a probe's fixed width */
+#else
+    if (!GEMM_TILE_WGMMA_WITH_THIN || bn != GEMM_TILE_WGMMA_BN_NARROW || m < 1 || n < 1 ||
+        gemm_tile_wgmma_split(m, n, k, sms) > 1)
+        return bn;
+    /* narrow tiles on a quarter of the SMs or fewer: where it was measured */
+    return 4 * gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW) <=
+                   sms
+               ? GEMM_TILE_WGMMA_BN_THIN
+               : bn;
+#endif
 }
 /* Part `part`'s K tiles of `split`: *first and *count of them. */
 static BF_HD void gemm_tile_wgmma_split_ktiles(int64_t ktiles, int split, int part, int *first,

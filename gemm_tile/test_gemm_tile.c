@@ -953,11 +953,12 @@ static void test_wgmma_descriptors(void)
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         int bad = 0;
-        for (int operand = 0; operand < 5; ++operand) { /* A, B, the narrow, middle, 96 Bs */
+        for (int operand = 0; operand < 6; ++operand) { /* A, B, narrow, middle, 96, thin Bs */
             const int rows = operand == 1   ? GEMM_TILE_WGMMA_BN
                              : operand == 2 ? GEMM_TILE_WGMMA_BN_NARROW
                              : operand == 3 ? GEMM_TILE_WGMMA_BN_MID
                              : operand == 4 ? GEMM_TILE_WGMMA_BN_96
+                             : operand == 5 ? GEMM_TILE_WGMMA_BN_THIN
                                             : GEMM_TILE_WGMMA_BM,
                       reads = operand ? rows : GEMM_TILE_WGMMA_M;
             for (int row0 = 0; row0 + reads <= rows; row0 += reads)
@@ -987,31 +988,37 @@ static void test_wgmma_descriptors(void)
 /* Requests and a launch: per K tile a block issues gemm_tile_wgmma_slabs
  * TMA boxes for A and for its share of B, and each of 2 consumers 4 wgmma;
  * every wgmma reads A's 16 core matrices and B's bn / 4 (64 wide, 32
- * middle, 16 narrow), one wavefront each in every mode (conflict-free); per tile each
- * consumer stages 64 x bn of C through its swizzled buffers (fp32: bn / 32
- * boxes, 8-byte stores of 2 wavefronts; fp16: bn / 64 boxes, 4 bytes, 1
- * wavefront; bn stores a warp in all) and TMA stores each box. A launch:
- * every block of every cluster tile, K tile by K tile. 300 x 600 x 200: 3
- * tile rows, 4 K tiles; on 132 SMs the narrow tile (10 tile columns, in
- * clusters of GEMM_TILE_WGMMA_NARROW_CM x _CN: 30 tiles at 1 x 2), on 20
- * the middle one (5 tile columns), on 6 the wide one (3 tile columns);
- * these two in clusters of 2 along M run 2 cluster tile rows, one past m:
- * 20 and 12 tiles. */
+ * middle, 16 narrow, 8 thin), one wavefront each in every mode
+ * (conflict-free); per tile each consumer stages 64 x bn of C through its
+ * swizzled buffers (fp32: bn / 32 boxes, 8-byte stores of 2 wavefronts;
+ * fp16: bn / 64 boxes, 4 bytes, 1 wavefront; bn stores a warp in all) and
+ * TMA stores each box. A launch: every block of every cluster tile, K tile
+ * by K tile. 300 x 600 x 200: 3 tile rows, 4 K tiles; on 100 SMs the
+ * narrow tile (10 tile columns, in clusters of GEMM_TILE_WGMMA_NARROW_CM x
+ * _CN: 30 tiles at 1 x 2), on 132 the thin one (its 30 tiles would leave
+ * three quarters idle: 19 tile columns, 57 tiles), on 20 the middle one
+ * (5 tile columns), on 6 the wide one (3 tile columns); these two in
+ * clusters of 2 along M run 2 cluster tile rows, one past m: 20 and 12
+ * tiles. */
 static void test_wgmma_model(void)
 {
-    struct bf_bank_rules twenty = bf_rules_sm90, six = bf_rules_sm90;
+    struct bf_bank_rules hundred = bf_rules_sm90, twenty = bf_rules_sm90, six = bf_rules_sm90;
+    hundred.sms = 100;
     twenty.sms = 20;
     six.sms = 6;
-    const struct bf_bank_rules *rules[3] = {&bf_rules_sm90, &twenty, &six};
-    const int bns[3] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_MID, GEMM_TILE_WGMMA_BN};
+    const struct bf_bank_rules *rules[4] = {&hundred, &bf_rules_sm90, &twenty, &six};
+    const int bns[4] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_THIN, GEMM_TILE_WGMMA_BN_MID,
+                        GEMM_TILE_WGMMA_BN};
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
         for (int out = 2; out <= 4; out += 2)
-            for (int g = 0; g < 3; ++g) {
+            for (int g = 0; g < 4; ++g) {
                 const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
                 struct bf_site s[BF_MAX_SITES];
                 const int64_t m = 300, n = 600, k = 200;
                 const int bn = bns[g];
-                EXPECT_EQ(gemm_tile_wgmma_bn(m, n, rules[g]->sms), bn, "the tile picked");
+                EXPECT_EQ(gemm_tile_wgmma_thin(m, n, k, rules[g]->sms,
+                                               gemm_tile_wgmma_bn(m, n, rules[g]->sms)),
+                          bn, "the tile picked");
                 const int nsites = gemm_tile_model_launch(var, m, n, k, out, rules[g], s);
                 const int cm = gemm_tile_wgmma_cm(m, bn), cn = gemm_tile_wgmma_cn(m, bn);
                 const uint64_t tiles = (uint64_t)((3 + cm - 1) / cm * cm) *
@@ -1184,7 +1191,8 @@ static void test_wgmma_model(void)
 /* The A box's rows (gemm_tile_wgmma_a_load_rows): the block's share of the
  * tile, or M rounded up to 8 where A is shorter and no other block shares
  * the box; the model's TMA lines of A follow it (1 x 300 x 200 on 132 SMs:
- * the narrow tile, 5 tiles of 4 K tiles, 8 rows a box of 128 bytes). */
+ * the thin tile, 10 tiles of 4 K tiles, 8 rows a box of
+ * 128 bytes). */
 static void test_wgmma_a_rows(void)
 {
     static const struct {
@@ -1204,11 +1212,49 @@ static void test_wgmma_a_rows(void)
     }
     struct bf_site s[BF_MAX_SITES];
     gemm_tile_model_launch(GEMM_TILE_WGMMA_SW128, 1, 300, 200, 4, &bf_rules_sm90, s);
-    EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == 5 * 4 &&
-               s[GEMM_TILE_SITE_TMA_A].wavefronts == 5 * 4 * 8,
+    const uint64_t thin_tiles = (uint64_t)gemm_tile_wgmma_tiles_n(300, GEMM_TILE_WGMMA_BN_THIN);
+    EXPECT(s[GEMM_TILE_SITE_TMA_A].requests == thin_tiles * 4 &&
+               s[GEMM_TILE_SITE_TMA_A].wavefronts == thin_tiles * 4 * 8,
            "1 x 300 x 200: %llu A boxes of %llu lines",
            (unsigned long long)s[GEMM_TILE_SITE_TMA_A].requests,
            (unsigned long long)s[GEMM_TILE_SITE_TMA_A].wavefronts);
+}
+
+/* The thin tile (gemm_tile_wgmma_thin) on 132 SMs: where one launch's
+ * narrow tiles number at most 33 and do not split K, and its own fit one
+ * round; elsewhere the tile the rule picked. */
+static void test_wgmma_thin(void)
+{
+    static const struct {
+        int64_t m, n, k;
+        int bn;
+    } picks[] = {
+        {256, 256, 256, GEMM_TILE_WGMMA_BN_THIN},      /* 8 narrow tiles, 16 thin */
+        {512, 512, 512, GEMM_TILE_WGMMA_BN_THIN},      /* 32, 64 */
+        {1024, 1024, 1024, GEMM_TILE_WGMMA_BN_NARROW}, /* 128 narrow tiles */
+        {1, 2112, 1024, GEMM_TILE_WGMMA_BN_THIN},      /* 33, 66 */
+        {1, 2113, 1024, GEMM_TILE_WGMMA_BN_NARROW},    /* 34 */
+        {512, 528, 512, GEMM_TILE_WGMMA_BN_NARROW},    /* 36 */
+        {128, 2048, 1024, GEMM_TILE_WGMMA_BN_THIN},    /* 32 tiles of 16 K tiles: no split */
+        {128, 2048, 4096, GEMM_TILE_WGMMA_BN_NARROW},  /* 64 K tiles: split in 2 */
+        {128, 4096, 4096, GEMM_TILE_WGMMA_BN_NARROW},  /* 64 narrow tiles, split */
+        {8, 8, 8, GEMM_TILE_WGMMA_BN_THIN},
+        {2048, 2048, 2048, GEMM_TILE_WGMMA_BN},
+    };
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i) {
+        const int64_t m = picks[i].m, n = picks[i].n, k = picks[i].k;
+        int first = 0;
+        EXPECT_EQ(gemm_tile_wgmma_first_columns(m, n, k, 132, &first), 0, "one launch");
+        const int bn = gemm_tile_wgmma_thin(m, n, k, 132, first);
+        EXPECT(bn == picks[i].bn, "%lld x %lld x %lld on 132 SMs: tile %d, want %d", (long long)m,
+               (long long)n, (long long)k, bn, picks[i].bn);
+    }
+    EXPECT(gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_THIN) == GEMM_TILE_WGMMA_MAX_STAGES &&
+               GEMM_TILE_WGMMA_MAX_STAGES * gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_THIN) <=
+                   GEMM_TILE_WGMMA_RING &&
+               gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_THIN) % 1024 == 0 &&
+               gemm_tile_wgmma_cluster(1, GEMM_TILE_WGMMA_BN_THIN) == 1,
+           "the thin tile: 8 stages inside the ring, each on 1024 bytes, alone");
 }
 
 /* Split K (gemm_tile_wgmma_split): the rule on 132 SMs at the sweep's
@@ -1605,13 +1651,13 @@ static void test_wgmma_emulated(void)
     /* The 96 tile, alone (the rule takes it at one tile row; the data path
      * is the same at any M); the 176 and 168 tiles in clusters of 2 x 1
      * (the 168 tile's B shares overlapping), the 168 also in a probe's 2 x
-     * 2 and 1 x 2, C stored directly; the stages filled with NaN first */
-    static const int others[5][3] = {{GEMM_TILE_WGMMA_BN_96, 1, 1},
-                                     {GEMM_TILE_WGMMA_BN_176, 2, 1},
-                                     {GEMM_TILE_WGMMA_BN_168, 2, 1},
-                                     {GEMM_TILE_WGMMA_BN_168, 2, 2},
-                                     {GEMM_TILE_WGMMA_BN_168, 1, 2}};
-    for (int o = 0; o < 5; ++o)
+     * 2 and 1 x 2, the thin tile alone, C stored directly; the stages
+     * filled with NaN first */
+    static const int others[6][3] = {
+        {GEMM_TILE_WGMMA_BN_96, 1, 1},  {GEMM_TILE_WGMMA_BN_176, 2, 1},
+        {GEMM_TILE_WGMMA_BN_168, 2, 1}, {GEMM_TILE_WGMMA_BN_168, 2, 2},
+        {GEMM_TILE_WGMMA_BN_168, 1, 2}, {GEMM_TILE_WGMMA_BN_THIN, 1, 1}};
+    for (int o = 0; o < 6; ++o)
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
             const struct emulated e = {NULL, a, b, m, n, k, 0};
             for (size_t i = 0; i < sizeof c / sizeof *c; ++i)
@@ -1910,6 +1956,7 @@ int main(void)
     test_wgmma_model();
     test_wgmma_a_rows();
     test_wgmma_split();
+    test_wgmma_thin();
     test_wgmma_order();
     test_wgmma_emulated();
     test_wgmma_two_launches();
