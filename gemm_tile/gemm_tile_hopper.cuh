@@ -414,18 +414,6 @@ static __device__ __forceinline__ void wgmma_m64n64k16(float (&d)[32], uint64_t 
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
-/* ---- registers: a warpgroup takes or gives back registers (the launch
- * reserves them for __launch_bounds__(threads, 1)) ---- */
-
-template <int regs> static __device__ __forceinline__ void setmaxnreg_inc(void)
-{
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(regs));
-}
-template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
-{
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(regs));
-}
-
 /* The same for a 64 x 32 C: d[4 j .. 4 j + 3] of n8 tiles j = 0 .. 3. */
 static __device__ __forceinline__ void wgmma_m64n32k16(float (&d)[16], uint64_t desc_a,
                                                        uint64_t desc_b, int scale_d)
@@ -441,6 +429,18 @@ static __device__ __forceinline__ void wgmma_m64n32k16(float (&d)[16], uint64_t 
                    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
                    "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+/* ---- registers: a warpgroup takes or gives back registers (the launch
+ * reserves them for __launch_bounds__(threads, 1)) ---- */
+
+template <int regs> static __device__ __forceinline__ void setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(regs));
+}
+template <int regs> static __device__ __forceinline__ void setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(regs));
 }
 
 /* ---- the family's K tile: 4 wgmma on tiles laid out as gemm_tile_wgmma_layout.h says ---- */

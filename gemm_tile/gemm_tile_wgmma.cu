@@ -14,13 +14,13 @@
  * leave most SMs idle: gemm_tile_wgmma_thin). Wide, 176, 168 and middle
  * tiles come in clusters of 2 on tile rows one above the other: they share
  * the B tile, and each loads half of it (88 rows of 168:
- * gemm_tile_wgmma_b_share), which TMA writes into both (multicast); narrow
- * and 96 ones run alone. Other cluster shapes (2 x 2, or tiles side by side
+ * gemm_tile_wgmma_b_share), which TMA writes into both (multicast); thin,
+ * narrow and 96 ones run alone. Other cluster shapes (2 x 2, or tiles side by side
  * sharing A) are settings of gemm_tile_wgmma_layout.h, for a probe to
  * compare. Warpgroup 0 produces: one thread waits until a stage is free in
  * every block of the cluster, tells the stage's "full" mbarrier how many
  * bytes to expect and issues TMA copies for its shares of A (128 rows x 64
- * of K) and of B (256, 176, 168, 128, 96 or 64 columns x 64 of K).
+ * of K) and of B (256, 176, 168, 128, 96, 64 or 32 columns x 64 of K).
  * Warpgroups 1 and 2 consume: each waits for a full stage, issues 4
  * wgmma.m64n256k16 (64 rows of C each, 128 fp32 accumulators a thread;
  * m64n176k16 and 88 in the 176 tile, m64n168k16 and 84 in the 168 one,
@@ -562,7 +562,7 @@ struct launch_config {
     cudaLaunchAttribute cluster;
 };
 
-/* Blocks that run alone (the narrow and 96 tiles; the middle one at one
+/* Blocks that run alone (the thin, narrow and 96 tiles; the middle one at one
  * tile row) are launched plainly, not as clusters of 1: 3-4% faster at
  * 1024^3 on the H200 (docs/notes/gemm_tile/small-sizes.md). -D
  * GEMM_TILE_WGMMA_PLAIN_LAUNCH=0 keeps the cluster attribute (a probe's
@@ -688,8 +688,8 @@ static cudaError_t launch_cluster(Out *c, const uint16_t *a, const uint16_t *b, 
     return launch_variant<V, BN, CM, CN, Out, false, 1>(c, a, b, m, n, k, at);
 }
 
-/* The tile's cluster (GEMM_TILE_WGMMA_CM_OF, _CN_OF: 1 x 1 for the narrow
- * and 96 tiles), or none where the middle tile runs alone
+/* The tile's cluster (GEMM_TILE_WGMMA_CM_OF, _CN_OF: 1 x 1 for the thin,
+ * narrow and 96 tiles), or none where the middle tile runs alone
  * (gemm_tile_wgmma_alone). */
 template <int V, int BN, typename Out>
 static cudaError_t launch_tile(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,

@@ -5,7 +5,7 @@
  * descriptors as the PTX ISA defines them, lane by lane, so the model cannot
  * drift from the code.
  *
- * A tile is `rows` rows (128 of A, 256, 176, 168, 128, 96 or 64 of B's
+ * A tile is `rows` rows (128 of A, 256, 176, 168, 128, 96, 64 or 32 of B's
  * columns) of 64 fp16 of K: 8 chunks of 16 bytes a row, as in the
  * mma.sync tiles. wgmma reads a K-major operand in one of four layouts,
  * each a TMA swizzle mode (PTX ISA, "Shared Memory Matrix Layout"; NVIDIA
@@ -89,7 +89,7 @@
 #endif
 /* The cluster's shape for a tile `bn` columns wide (constant expressions:
  * the kernel's). The 176 and 168 tiles take the wide tile's; the 96 tile,
- * taken at one tile row only, runs alone. */
+ * taken at one tile row only, and the thin tile run alone. */
 #define GEMM_TILE_WGMMA_WIDE_CLUSTERS(bn)                                                          \
     ((bn) == GEMM_TILE_WGMMA_BN || (bn) == GEMM_TILE_WGMMA_BN_176 || (bn) == GEMM_TILE_WGMMA_BN_168)
 #define GEMM_TILE_WGMMA_CM_OF(bn)                                                                  \
@@ -229,7 +229,7 @@ static BF_HD uint32_t gemm_tile_wgmma_offset(enum gemm_tile_variant variant, int
 
 /* Bytes of the A tile, the B tile, a stage (A then B); after the stages,
  * the epilogue's buffers (two a consumer), then the mbarriers (full[s],
- * then empty[s], 8 bytes each, room for the narrow tile's 8 stages). Every
+ * then empty[s], 8 bytes each, room for GEMM_TILE_WGMMA_MAX_STAGES). Every
  * tile's ring is as many stages as 192 KiB holds, at most 8: 4 of 48 KiB
  * (wide), 5 of 38 (176) or 37 (168), 6 of 32 (middle) or of 28 (96), 8 of
  * 24 (narrow), 8 of 20 (thin) (a narrower tile's k tiles are less work:
@@ -322,7 +322,7 @@ static BF_HD uint32_t gemm_tile_wgmma_c_base(int consumer, int buffer)
 #define GEMM_TILE_WGMMA_MID_STAGED 1
 #endif
 /* Whether a tile `bn` wide is whole 128-byte boxes of C in fp32 and fp16
- * (the 176, 168 and 96 tiles are not: they store C directly). */
+ * (the 176, 168, 96 and thin tiles are not: they store C directly). */
 #define GEMM_TILE_WGMMA_STAGEABLE(bn) ((bn) % 64 == 0)
 /* Whether the epilogue of a tile `bn` wide goes through the buffers and
  * TMA: the wide and middle tiles' (the narrow one's where NARROW_STAGED)
@@ -616,19 +616,24 @@ static BF_HD int gemm_tile_wgmma_split(int64_t m, int64_t n, int64_t k, int sms)
  * Where C in one launch takes narrow tiles that would leave three quarters
  * of the SMs idle, and their K is not split (K short), C takes tiles 32
  * wide instead: twice as many blocks, each loading and multiplying less
- * (256^3: 8 narrow tiles, 16 thin ones; 512^3: 32 and 64). Measured on
- * the H200 at every shape the rule gives it (256^3, 512^3, 128 x 2048 x
- * 1024, 1 x 2112 x 1024, 300 x 600 x 200): 5-12% faster than the narrow
- * tile; 16 wide (4 times the blocks) was slower than 32 at all but 256^3
- * fp32 (docs/notes/gemm_tile/small-sizes.md, "The thin tile on the
+ * (256^3: 8 narrow tiles, 16 thin ones; 512^3: 32 and 64). Measured on the
+ * H200 at five shapes the rule gives it (256^3, 512^3, 128 x 2048 x 1024,
+ * 1 x 2112 x 1024, 300 x 600 x 200, fp32 and fp16 C): 4-12% faster than
+ * the narrow tile; 16 wide (4 times the blocks) was level with 32 or slower,
+ * slowest where few K steps meet many blocks (300 x 600 x 200: below the
+ * narrow tile) (docs/notes/gemm_tile/small-sizes.md, "The thin tile on the
  * H200"). Where the narrow tiles fill between a quarter and half the SMs
- * the thin ones would still fit one round; not measured, so not taken.
- * The thin tile runs alone, its C stored directly. The launcher and the
- * bank model both ask this of the one launch's tile
- * (gemm_tile_wgmma_first_columns' first_bn where it returns 0); -D
- * GEMM_TILE_WGMMA_WITH_THIN=0 leaves the thin tile out (a probe's before). */
+ * the thin ones would still fit one round; not measured, so not taken (-D
+ * GEMM_TILE_WGMMA_THIN_SHARE=2 takes them: a probe's after). The thin tile
+ * runs alone, its C stored directly. The launcher and the bank model both
+ * ask this of the one launch's tile (gemm_tile_wgmma_first_columns'
+ * first_bn where it returns 0); -D GEMM_TILE_WGMMA_WITH_THIN=0 leaves the
+ * thin tile out (a probe's before). */
 #ifndef GEMM_TILE_WGMMA_WITH_THIN
 #define GEMM_TILE_WGMMA_WITH_THIN 1
+#endif
+#ifndef GEMM_TILE_WGMMA_THIN_SHARE
+#define GEMM_TILE_WGMMA_THIN_SHARE 4 /* narrow tiles on 1 / THIN_SHARE of the SMs or fewer */
 #endif
 static BF_HD int gemm_tile_wgmma_thin(int64_t m, int64_t n, int64_t k, int sms, int bn)
 {
@@ -642,8 +647,8 @@ static BF_HD int gemm_tile_wgmma_thin(int64_t m, int64_t n, int64_t k, int sms, 
     if (!GEMM_TILE_WGMMA_WITH_THIN || bn != GEMM_TILE_WGMMA_BN_NARROW || m < 1 || n < 1 ||
         gemm_tile_wgmma_split(m, n, k, sms) > 1)
         return bn;
-    /* narrow tiles on a quarter of the SMs or fewer: where it was measured */
-    return 4 * gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW) <=
+    return GEMM_TILE_WGMMA_THIN_SHARE * gemm_tile_wgmma_tiles_m(m) *
+                       gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW) <=
                    sms
                ? GEMM_TILE_WGMMA_BN_THIN
                : bn;

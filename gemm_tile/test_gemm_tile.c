@@ -714,21 +714,22 @@ static void test_emulated(void)
 
 #define FIRST_WGMMA GEMM_TILE_MMA_SYNC_VARIANTS
 
-/* Each mode's layout: every (row, chunk) of a 64-, 96-, 128- or 256-row tile in its own
- * 16-byte slot; the swizzles as the issue writes them (128B: chunk ^ row %
- * 8, the swizzled tile byte for byte; 64B: (chunk % 4) ^ (row / 2) % 4 in
- * 64-byte slab rows; 32B: (chunk % 2) ^ (row / 4) % 2); interleaved: 16-byte
- * columns of rows x 16 B. */
+/* Each mode's layout: every (row, chunk) of a tile of each width (32 to 256
+ * rows) in its own 16-byte slot; the swizzles as the issue writes them (128B:
+ * chunk ^ row % 8, the swizzled tile byte for byte; 64B: (chunk % 4) ^ (row /
+ * 2) % 4 in 64-byte slab rows; 32B: (chunk % 2) ^ (row / 4) % 2); interleaved:
+ * 16-byte columns of rows x 16 B. */
 static void test_wgmma_layouts(void)
 {
     static unsigned char seen[GEMM_TILE_WGMMA_BN * 8];
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
         const enum gemm_tile_variant var = (enum gemm_tile_variant)v;
         const uint32_t w = gemm_tile_wgmma_slab_bytes(var);
-        static const int widths[6] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_96,
-                                      GEMM_TILE_WGMMA_BN_MID,    GEMM_TILE_WGMMA_BN_168,
-                                      GEMM_TILE_WGMMA_BN_176,    GEMM_TILE_WGMMA_BN};
-        for (int i = 0; i < 6; ++i) {
+        static const int widths[7] = {GEMM_TILE_WGMMA_BN_THIN, GEMM_TILE_WGMMA_BN_NARROW,
+                                      GEMM_TILE_WGMMA_BN_96,   GEMM_TILE_WGMMA_BN_MID,
+                                      GEMM_TILE_WGMMA_BN_168,  GEMM_TILE_WGMMA_BN_176,
+                                      GEMM_TILE_WGMMA_BN};
+        for (int i = 0; i < 7; ++i) {
             const int rows = widths[i];
             memset(seen, 0, sizeof seen);
             int bad = 0, bad_formula = 0;
@@ -1221,8 +1222,8 @@ static void test_wgmma_a_rows(void)
 }
 
 /* The thin tile (gemm_tile_wgmma_thin) on 132 SMs: where one launch's
- * narrow tiles number at most 33 and do not split K, and its own fit one
- * round; elsewhere the tile the rule picked. */
+ * narrow tiles number at most 33 and do not split K (so the thin ones, at
+ * most 66, fit one round); elsewhere the tile the rule picked. */
 static void test_wgmma_thin(void)
 {
     static const struct {
@@ -1671,15 +1672,17 @@ static void test_wgmma_emulated(void)
                    "the reference: relative L2 %g",
                    names[v], others[o][0], others[o][1], others[o][2], err);
         }
-    /* A shorter than a tile (M 1, 37, 64), in the narrow and 96 tiles: A's
-     * box holds M rounded up to 8 rows; the tile's rows below it hold NaN
-     * (what a stage held before, at its worst), which reaches only C's
-     * rows past M, never stored. */
+    /* A shorter than a tile (M 1, 37, 64), in the narrow, 96 and thin tiles:
+     * A's box holds M rounded up to 8 rows; the tile's rows below it hold NaN
+     * (what a stage held before, at its worst), which reaches only C's rows
+     * past M, never stored. */
     static const int64_t short_m[] = {1, 37, 64};
-    for (size_t i = 0; i < 2 * sizeof short_m / sizeof *short_m; ++i)
+    static const int short_bn[3] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_96,
+                                    GEMM_TILE_WGMMA_BN_THIN};
+    for (size_t i = 0; i < 3 * sizeof short_m / sizeof *short_m; ++i)
         for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v) {
             const int64_t ms = short_m[i % 3];
-            const int bn = i < 3 ? GEMM_TILE_WGMMA_BN_NARROW : GEMM_TILE_WGMMA_BN_96;
+            const int bn = short_bn[i / 3];
             wgmma_stages_nan(smem);
             gemm_tile_ref(want, a, b, ms, n, k);
             for (size_t x = 0; x < sizeof c / sizeof *c; ++x)
