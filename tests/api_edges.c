@@ -12,7 +12,12 @@
  * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
  * output untouched. The Hopper GEMM at shapes around its tiles, clusters and
  * split K against exact small-integer products, C in fp32 and fp16 guarded
- * and at 2-, 4- and 8-byte offsets into its allocation. No GPU: exit 77. */
+ * and at 2-, 4- and 8-byte offsets into its allocation. AES (every
+ * variant, against aes_lut_ref.c) in place on its 16-byte fast path and
+ * with aligned buffers ending in a partial block, and histograms of 16-bit
+ * samples 6 and 14 bytes in and of bytes 8 in, where the suites' sizes,
+ * whose offsets follow n, never put them; their refusals, outputs
+ * untouched. No GPU: exit 77. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +26,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include "aes_lut/aes_lut.h"
+#include "aes_lut/aes_lut_ref.h"
 #include "gemm_tile/gemm_tile.h"
+#include "histogram/histogram.h"
 #include "transpose/transpose.h"
 
 #define GUARD  64 /* poisoned bytes on each side of an output */
@@ -385,6 +393,203 @@ static void gemms(void)
                       layouts_shapes[s][1], layouts_shapes[s][2], (size_t)layouts_shapes[s][3]);
 }
 
+/* One AES call through the API, every variant: CTR (ecb 0) or ECB on n
+ * bytes of random input `in_offset` bytes into its allocation, out
+ * `out_offset` bytes into its own or, in place, the input's buffer; checked
+ * in full against the reference (aes_lut_ref.c, held to FIPS-197's and SP
+ * 800-38A's vectors), guards and all. The counter's low 64 bits sit just
+ * below a carry into the high ones. */
+static void aes_case(int ecb, int key_bytes, int64_t n, size_t in_offset, size_t out_offset,
+                     int in_place)
+{
+    uint8_t key[32], counter[16];
+    for (int i = 0; i < 32; ++i)
+        key[i] = random_byte();
+    for (int i = 0; i < 16; ++i)
+        counter[i] = i < 8 ? random_byte() : 0xff;
+    counter[15] = 0xf0;
+    struct aes_lut_ref_key k;
+    aes_lut_ref_expand(&k, key, key_bytes);
+    const size_t bytes = (size_t)n;
+    uint8_t *in = malloc(bytes + 1), *want = malloc(bytes + 1), *got = malloc(bytes + 1);
+    for (size_t i = 0; i < bytes; ++i)
+        in[i] = random_byte();
+    if (ecb)
+        aes_lut_ref_ecb(&k, want, in, bytes);
+    else
+        aes_lut_ref_ctr(&k, counter, want, in, bytes);
+    for (int v = 0; v < AES_LUT_VARIANTS; ++v) {
+        struct buffer d_in = buffer_new(bytes, in_offset), d_out = d_in;
+        if (!in_place)
+            d_out = buffer_new(bytes, out_offset);
+        CHECK(cudaMemcpy(d_in.at, in, bytes, cudaMemcpyHostToDevice));
+        const enum aes_lut_variant var = (enum aes_lut_variant)v;
+        const cudaError_t err =
+            ecb ? aes_lut_ecb(var, key, key_bytes, d_out.at, d_in.at, n, 0)
+                : aes_lut_ctr(var, key, key_bytes, counter, d_out.at, d_in.at, n, 0);
+        char what[160];
+        snprintf(what, sizeof what, "aes_lut variant %d, %s, %d-byte key, n %lld, in +%zu, %s", v,
+                 ecb ? "ECB" : "CTR", key_bytes, (long long)n, in_offset,
+                 in_place ? "in place" : "out elsewhere");
+        if (err != cudaSuccess) {
+            fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
+            fail(what);
+        } else {
+            CHECK(cudaDeviceSynchronize());
+            CHECK(cudaMemcpy(got, d_out.at, bytes, cudaMemcpyDeviceToHost));
+            size_t wrong = 0;
+            for (size_t i = 0; i < bytes; ++i)
+                wrong += got[i] != want[i];
+            const int guard_written = guards_hold(&d_out, in_place ? in_offset : out_offset, 0);
+            if (wrong != 0 || guard_written) {
+                fprintf(stderr, "api_edges: %s: %zu bytes wrong%s\n", what, wrong,
+                        guard_written ? ", a guard byte written" : "");
+                fail(what);
+            }
+        }
+        if (!in_place)
+            CHECK(cudaFree(d_out.base));
+        CHECK(cudaFree(d_in.base));
+    }
+    free(in);
+    free(want);
+    free(got);
+}
+
+/* An AES call the API refuses: cudaErrorInvalidValue, the output untouched. */
+static void aes_refused(const char *what, cudaError_t err, const struct buffer *out)
+{
+    CHECK(cudaDeviceSynchronize());
+    if (err != cudaErrorInvalidValue || guards_hold(out, 0, 1) != 0) {
+        fprintf(stderr, "api_edges: aes_lut refusal, %s: %s%s\n", what, cudaGetErrorString(err),
+                err == cudaErrorInvalidValue ? ", the output written" : "");
+        fail(what);
+    }
+}
+
+/* AES at the edges aes_lut.h promises and the suite's sizes miss (its
+ * offsets follow n % 16, so an aligned input is always whole blocks): in
+ * place on the 16-byte fast path (CTR, with a partial last block; ECB);
+ * aligned buffers with a partial block after whole tiles, every key size;
+ * ECB with both buffers off 16 bytes; and the refusals. */
+static void aess(void)
+{
+    aes_case(0, 16, 65541, 0, 0, 1);
+    aes_case(1, 32, 262144, 0, 0, 1);
+    aes_case(0, 16, 65537, 0, 0, 0);
+    aes_case(0, 24, 65537, 0, 0, 0);
+    aes_case(0, 32, 16777233, 0, 0, 0);
+    aes_case(1, 24, 4096, 5, 3, 0);
+    uint8_t key[32] = {1}, counter[16] = {0};
+    struct buffer out = buffer_new(64, 0), in = buffer_new(64, 0);
+    aes_refused("key_bytes 20",
+                aes_lut_ctr(AES_LUT_REPLICATED, key, 20, counter, out.at, in.at, 64, 0), &out);
+    aes_refused(
+        "n = 2^62",
+        aes_lut_ctr(AES_LUT_REPLICATED, key, 16, counter, out.at, in.at, (int64_t)1 << 62, 0),
+        &out);
+    aes_refused("a bad variant",
+                aes_lut_ctr(AES_LUT_VARIANTS, key, 16, counter, out.at, in.at, 64, 0), &out);
+    aes_refused("a null key", aes_lut_ctr(AES_LUT_SHARED, NULL, 16, counter, out.at, in.at, 64, 0),
+                &out);
+    aes_refused("a null counter", aes_lut_ctr(AES_LUT_SHARED, key, 16, NULL, out.at, in.at, 64, 0),
+                &out);
+    aes_refused("ECB of 17 bytes", aes_lut_ecb(AES_LUT_SHARED, key, 16, out.at, in.at, 17, 0),
+                &out);
+    if (aes_lut_ctr(AES_LUT_SHARED, key, 16, counter, NULL, NULL, 0, 0) != cudaSuccess)
+        fail("aes_lut: n = 0 with null buffers refused");
+    CHECK(cudaFree(out.base));
+    CHECK(cudaFree(in.base));
+}
+
+/* One histogram through the API, every variant: n samples of random bytes
+ * `offset` bytes into their allocation (u16: little-endian 16-bit samples,
+ * bin s >> 4), the bins poisoned and guarded, checked against a plain
+ * count. */
+static void histogram_case(int u16, int64_t n, size_t offset, int variant_only)
+{
+    const size_t bytes = (size_t)n * (u16 ? 2 : 1),
+                 bins = u16 ? HISTOGRAM_U16_BINS : HISTOGRAM_U8_BINS;
+    unsigned char *in = malloc(bytes);
+    uint32_t *want = calloc(bins, sizeof *want), *got = malloc(bins * sizeof *got);
+    for (size_t i = 0; i < bytes; ++i)
+        in[i] = random_byte();
+    for (int64_t i = 0; i < n; ++i)
+        ++want[u16 ? (size_t)(in[2 * i] | in[2 * i + 1] << 8) >> 4 : in[i]];
+    struct buffer d_in = buffer_new(bytes, offset);
+    CHECK(cudaMemcpy(d_in.at, in, bytes, cudaMemcpyHostToDevice));
+    for (int v = 0; v < HISTOGRAM_VARIANTS; ++v) {
+        if (variant_only >= 0 && v != variant_only)
+            continue;
+        struct buffer d_hist = buffer_new(bins * sizeof(uint32_t), 0);
+        const enum histogram_variant var = (enum histogram_variant)v;
+        const cudaError_t err = u16 ? histogram_u16(var, (uint32_t *)d_hist.at, d_in.at, n, 0)
+                                    : histogram_u8(var, (uint32_t *)d_hist.at, d_in.at, n, 0);
+        char what[160];
+        snprintf(what, sizeof what, "histogram variant %d, %s, n %lld, in +%zu", v,
+                 u16 ? "u16" : "u8", (long long)n, offset);
+        if (err != cudaSuccess) {
+            fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
+            fail(what);
+        } else {
+            CHECK(cudaDeviceSynchronize());
+            CHECK(cudaMemcpy(got, d_hist.at, bins * sizeof *got, cudaMemcpyDeviceToHost));
+            size_t wrong = 0;
+            for (size_t b = 0; b < bins; ++b)
+                wrong += got[b] != want[b];
+            const int guard_written = guards_hold(&d_hist, 0, 0);
+            if (wrong != 0 || guard_written) {
+                fprintf(stderr, "api_edges: %s: %zu bins wrong%s\n", what, wrong,
+                        guard_written ? ", a guard byte written" : "");
+                fail(what);
+            }
+        }
+        CHECK(cudaFree(d_hist.base));
+    }
+    CHECK(cudaFree(d_in.base));
+    free(in);
+    free(want);
+    free(got);
+}
+
+/* Histograms where histogram.h promises any byte address and the suite's
+ * sizes (their offsets follow n) start every even size of 16 or more on 16
+ * bytes: 16-bit samples 6 and 14 bytes in (1-7 head samples beside the
+ * vectors; the 14 at 2162690 aligned vectors, two past the 4-copy limit of
+ * the replicated bins on 132 SMs: 8 copies), bytes 8 in; and the
+ * refusals, the bins untouched. */
+static void histograms(void)
+{
+    histogram_case(1, 500001, 6, -1);
+    histogram_case(1, 17301521, 14, HISTOGRAM_REPLICATED);
+    histogram_case(0, 65537, 8, -1);
+    struct buffer hist = buffer_new(HISTOGRAM_U16_BINS * sizeof(uint32_t), 0),
+                  in = buffer_new(64, 0);
+    const struct {
+        const char *what;
+        cudaError_t err;
+    } refused[] = {
+        {"a bad variant", histogram_u8(HISTOGRAM_VARIANTS, (uint32_t *)hist.at, in.at, 64, 0)},
+        {"n = -1", histogram_u16(HISTOGRAM_SHARED, (uint32_t *)hist.at, in.at, -1, 0)},
+        {"n = 2^62",
+         histogram_u8(HISTOGRAM_SHARED, (uint32_t *)hist.at, in.at, (int64_t)1 << 62, 0)},
+        {"a null input", histogram_u8(HISTOGRAM_SHARED, (uint32_t *)hist.at, NULL, 5, 0)},
+    };
+    CHECK(cudaDeviceSynchronize());
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; ++i)
+        if (refused[i].err != cudaErrorInvalidValue) {
+            fprintf(stderr, "api_edges: histogram refusal, %s: %s\n", refused[i].what,
+                    cudaGetErrorString(refused[i].err));
+            fail(refused[i].what);
+        }
+    if (guards_hold(&hist, 0, 1) != 0)
+        fail("histogram: a refused call wrote the bins");
+    if (histogram_u8(HISTOGRAM_SHARED, NULL, in.at, 64, 0) != cudaErrorInvalidValue)
+        fail("histogram: null bins accepted");
+    CHECK(cudaFree(hist.base));
+    CHECK(cudaFree(in.base));
+}
+
 int main(void)
 {
     int devices = 0;
@@ -394,6 +599,8 @@ int main(void)
     }
     transposes();
     gemms();
+    aess();
+    histograms();
     printf("api_edges: %s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures != 0;
 }
