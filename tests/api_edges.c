@@ -15,8 +15,9 @@
  * and at 2-, 4- and 8-byte offsets into its allocation. AES (every
  * variant, against aes_lut_ref.c) in place on its 16-byte fast path and
  * with aligned buffers ending in a partial block, and histograms of 16-bit
- * samples 6 and 14 bytes in and of bytes 8 in, where the suites' sizes,
- * whose offsets follow n, never put them; their refusals, outputs
+ * samples 6 and 14 bytes in and of bytes 8 in, and sums 8 and 12 bytes
+ * in with the workspace 4 bytes into its allocation, where the suites'
+ * sizes, whose offsets follow n, never put them; their refusals, outputs
  * untouched. No GPU: exit 77. */
 #include <math.h>
 #include <stdint.h>
@@ -30,6 +31,7 @@
 #include "aes_lut/aes_lut_ref.h"
 #include "gemm_tile/gemm_tile.h"
 #include "histogram/histogram.h"
+#include "reduction/reduction.h"
 #include "transpose/transpose.h"
 
 #define GUARD  64 /* poisoned bytes on each side of an output */
@@ -590,6 +592,116 @@ static void histograms(void)
     CHECK(cudaFree(in.base));
 }
 
+/* One sum through the API, every variant, fp32 (fp = 1) or int32: n small
+ * integers (so fp32's sums are exact too) `in_offset` bytes into their
+ * allocation, the workspace `work_offset` bytes into its own and exactly
+ * reduction_workspace_bytes long, the result poisoned and guarded. */
+static void reduction_case(int fp, int64_t n, size_t in_offset, size_t work_offset)
+{
+    int32_t *in = malloc((size_t)n * 4);
+    long want = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const int x = (int)(random_byte() % 9) - 4;
+        want += x;
+        if (fp) {
+            const float f = (float)x;
+            memcpy(&in[i], &f, 4);
+        } else {
+            in[i] = x;
+        }
+    }
+    struct buffer d_in = buffer_new((size_t)n * 4, in_offset);
+    CHECK(cudaMemcpy(d_in.at, in, (size_t)n * 4, cudaMemcpyHostToDevice));
+    for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
+        const enum reduction_variant var = (enum reduction_variant)v;
+        const size_t work_bytes = reduction_workspace_bytes(var, n);
+        struct buffer d_out = buffer_new(4, 0), d_work = buffer_new(work_bytes, work_offset);
+        const cudaError_t err =
+            fp ? reduction_sum_f32(var, (float *)d_out.at, (const float *)d_in.at, n, d_work.at,
+                                   work_bytes, 0)
+               : reduction_sum_i32(var, (int32_t *)d_out.at, (const int32_t *)d_in.at, n, d_work.at,
+                                   work_bytes, 0);
+        char what[160];
+        snprintf(what, sizeof what, "reduction variant %d, %s, n %lld, in +%zu, workspace +%zu", v,
+                 fp ? "f32" : "i32", (long long)n, in_offset, work_offset);
+        if (err != cudaSuccess) {
+            fprintf(stderr, "api_edges: %s: %s\n", what, cudaGetErrorString(err));
+            fail(what);
+        } else {
+            CHECK(cudaDeviceSynchronize());
+            unsigned char got[4];
+            CHECK(cudaMemcpy(got, d_out.at, 4, cudaMemcpyDeviceToHost));
+            float f;
+            int32_t i;
+            memcpy(&f, got, 4);
+            memcpy(&i, got, 4);
+            const int right = fp ? f == (float)want : i == (int32_t)want;
+            const int guard_written =
+                guards_hold(&d_out, 0, 0) || guards_hold(&d_work, work_offset, 0);
+            if (!right || guard_written) {
+                fprintf(stderr, "api_edges: %s: sum %s (want %ld)%s\n", what,
+                        right ? "right" : "wrong", want,
+                        guard_written ? ", a guard byte written" : "");
+                fail(what);
+            }
+        }
+        CHECK(cudaFree(d_out.base));
+        CHECK(cudaFree(d_work.base));
+    }
+    CHECK(cudaFree(d_in.base));
+    free(in);
+}
+
+/* Sums where reduction.h promises any 4-byte-aligned input and a workspace
+ * from anywhere, and the suite's offsets (n % 4 elements) put `in` 8 bytes
+ * past 16 only at n = 2: fp32 and int32 at 8 bytes in, one pass and two,
+ * the workspace 4 bytes into its allocation; and the refusals, the result
+ * untouched. */
+static void reductions(void)
+{
+    reduction_case(1, 8194, 8, 4);
+    reduction_case(0, 8194, 8, 4);
+    reduction_case(1, 16777258, 8, 4);
+    reduction_case(0, 16777258, 12, 0);
+    const int64_t n = 16777258;
+    const size_t need = reduction_workspace_bytes(REDUCTION_TUNED, n);
+    if (need < 4) {
+        fail("reduction: 16777258 elements take no workspace (the refusal cases assume one)");
+        return;
+    }
+    struct buffer out = buffer_new(4, 0), in = buffer_new((size_t)n * 4, 0),
+                  work = buffer_new(need, 0);
+    const struct {
+        const char *what;
+        cudaError_t err;
+    } refused[] = {
+        {"a bad variant", reduction_sum_i32(REDUCTION_VARIANTS, (int32_t *)out.at,
+                                            (const int32_t *)in.at, n, work.at, need, 0)},
+        {"n = -1", reduction_sum_i32(REDUCTION_TUNED, (int32_t *)out.at, (const int32_t *)in.at, -1,
+                                     work.at, need, 0)},
+        {"a workspace 4 bytes short",
+         reduction_sum_f32(REDUCTION_TUNED, (float *)out.at, (const float *)in.at, n, work.at,
+                           need - 4, 0)},
+        {"a null input",
+         reduction_sum_f32(REDUCTION_TUNED, (float *)out.at, NULL, n, work.at, need, 0)},
+    };
+    CHECK(cudaDeviceSynchronize());
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; ++i)
+        if (refused[i].err != cudaErrorInvalidValue) {
+            fprintf(stderr, "api_edges: reduction refusal, %s: %s\n", refused[i].what,
+                    cudaGetErrorString(refused[i].err));
+            fail(refused[i].what);
+        }
+    if (guards_hold(&out, 0, 1) != 0)
+        fail("reduction: a refused call wrote the result");
+    if (reduction_sum_f32(REDUCTION_TUNED, NULL, (const float *)in.at, n, work.at, need, 0) !=
+        cudaErrorInvalidValue)
+        fail("reduction: a null result accepted");
+    CHECK(cudaFree(out.base));
+    CHECK(cudaFree(in.base));
+    CHECK(cudaFree(work.base));
+}
+
 int main(void)
 {
     int devices = 0;
@@ -601,6 +713,7 @@ int main(void)
     gemms();
     aess();
     histograms();
+    reductions();
     printf("api_edges: %s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures != 0;
 }
