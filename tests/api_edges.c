@@ -1,24 +1,25 @@
-/* The public C API as a new user meets it, at the edges transpose.h and
- * gemm_tile.h promise and the suites do not list: every element size and
- * variant at odd shapes, pointers one element into their allocation (and
- * halves and bytes off 4-byte alignment) and one element short of a 32-byte
- * sector (the transpose starts its output segments on sectors from every
- * phase), packed bytes and halves with `in` on 16 bytes and `out` on a
- * sector off the lines (its cells kernel) and just off what it takes, with
- * `in` on 16 bytes at larger shapes and `out` at any phase (its lines
- * kernel) and just off what that takes, each output poisoned with guard
- * bytes on both sides and checked in full against a plain loop;
- * and the refusals (another element size, misaligned or null pointers,
- * empty shapes, packed above 2 bytes) return cudaErrorInvalidValue with the
- * output untouched. The Hopper GEMM at shapes around its tiles, clusters and
- * split K against exact small-integer products, C in fp32 and fp16 guarded
- * and at 2-, 4- and 8-byte offsets into its allocation. AES (every
- * variant, against aes_lut_ref.c) in place on its 16-byte fast path and
- * with aligned buffers ending in a partial block, and histograms of 16-bit
- * samples 6 and 14 bytes in and of bytes 8 in, and sums 8 and 12 bytes
- * in with the workspace 4 bytes into its allocation, where the suites'
- * sizes, whose offsets follow n, never put them; their refusals, outputs
- * untouched. No GPU: exit 77. */
+/* The public C API as a new user meets it, at the edges the headers promise
+ * and the suites do not list. Transpose: every element size and variant at
+ * odd shapes, pointers one element into their allocation (and halves and
+ * bytes off 4-byte alignment) and one element short of a 32-byte sector (the
+ * transpose starts its output segments on sectors from every phase), packed
+ * bytes and halves with `in` on 16 bytes and `out` on a sector off the lines
+ * (its cells kernel) and just off what it takes, with `in` on 16 bytes at
+ * larger shapes and `out` at any phase (its lines kernel) and just off what
+ * that takes, and shapes past 2^31 elements. The Hopper GEMM at shapes
+ * around its tiles, clusters and split K against exact small-integer
+ * products, C in fp32 and fp16 at 2-, 4- and 8-byte offsets into its
+ * allocation. AES (every variant, against aes_lut_ref.c) in place on its
+ * 16-byte fast path and with aligned buffers ending in a partial block;
+ * histograms of 16-bit samples 6 and 14 bytes in and of bytes 8 in; sums 8
+ * and 12 bytes in with the workspace 4 bytes into its allocation: where the
+ * suites' sizes, whose offsets follow n, never put them. Each output
+ * poisoned with guard bytes on both sides and checked in full. Each family's
+ * refusals (another element size, misaligned or null pointers, empty or
+ * overflowing shapes, bad variants) return cudaErrorInvalidValue with the
+ * output untouched. A GEMM, a histogram and AES captured in a CUDA graph,
+ * each its family's first call of the process, give the bytes direct calls
+ * give. No GPU: exit 77. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -226,6 +227,23 @@ static void transposes(void)
     transpose_refused(TRANSPOSE_PADDED, 4, 8, -1, 0, 0, "negative cols");
     transpose_refused(TRANSPOSE_PADDED, 4, 8, 8, 0, 1, "a null input");
     transpose_refused((enum transpose_variant)TRANSPOSE_VARIANTS, 4, 8, 8, 0, 0, "a bad variant");
+    transpose_refused(TRANSPOSE_PADDED, 4, (int64_t)1 << 32, (int64_t)1 << 32, 0, 0,
+                      "rows x cols past 2^63 - 1");
+    transpose_refused(TRANSPOSE_PADDED, 1, (int64_t)1 << 37, 1, 0, 0, "2^31 tile rows");
+    transpose_refused(TRANSPOSE_SWIZZLED, 16, (int64_t)1 << 31, (int64_t)1 << 31, 0, 0,
+                      "rows x cols x 16 bytes past 2^63 - 1");
+    /* Past 2^31 elements (2.5 GB each way): the 64-bit index paths of the
+     * cells kernel (whole sectors and 16-byte rows) and of the lines kernel
+     * (odd rows), where a 32-bit product would wrap. */
+    size_t free_bytes = 0, total_bytes = 0;
+    CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (free_bytes < ((size_t)11 << 29)) { /* 5.5 GiB: two 2.5 GB buffers and guards */
+        printf("api_edges: transposes past 2^31 elements skipped (%zu MiB free)\n",
+               free_bytes >> 20);
+        return;
+    }
+    transpose_case_at(TRANSPOSE_PACKED, 1, 49984, 50016, 0, 0);
+    transpose_case_at(TRANSPOSE_PACKED, 1, 49999, 50001, 0, 0);
 }
 
 /* Small integers as fp16 bits (-4 ... 4): every product and sum of K of them
@@ -339,6 +357,8 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
  * the staging buffers, wide then narrow ones with K split and stored
  * directly (an odd N, C one element in), wide then 168 ones, and middle
  * tiles alone then a narrow one at M = 1. */
+static void gemm_refusals(enum gemm_tile_variant v);
+
 static void gemms(void)
 {
     static const int64_t shapes[][4] = {
@@ -375,6 +395,7 @@ static void gemms(void)
         printf("api_edges: gemm_tile: no variant runs on this GPU, its cases skipped\n");
         return;
     }
+    gemm_refusals(v);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
         gemm_case(v, 0, shapes[s][0], shapes[s][1], shapes[s][2], (size_t)shapes[s][3]);
     for (size_t s = 0; s < sizeof half_shapes / sizeof half_shapes[0]; ++s)
@@ -702,6 +723,140 @@ static void reductions(void)
     CHECK(cudaFree(work.base));
 }
 
+/* A GEMM the API refuses: cudaErrorInvalidValue, C untouched. */
+static void gemm_refused(const char *what, cudaError_t err, const struct buffer *c)
+{
+    CHECK(cudaDeviceSynchronize());
+    if (err != cudaErrorInvalidValue || guards_hold(c, 0, 1) != 0) {
+        fprintf(stderr, "api_edges: gemm_tile refusal, %s: %s\n", what, cudaGetErrorString(err));
+        fail(what);
+    }
+}
+
+/* The refusals gemm_tile.h lists, through the launchers on a GPU. */
+static void gemm_refusals(enum gemm_tile_variant v)
+{
+    struct buffer c = buffer_new(64 * 64 * 4, 0), a = buffer_new(64 * 64 * 2 + 16, 0),
+                  b = buffer_new(64 * 64 * 2, 0);
+    float *const cf = (float *)c.at;
+    const uint16_t *const ap = (const uint16_t *)a.at, *const bp = (const uint16_t *)b.at;
+    gemm_refused("a null A", gemm_tile_f32(v, cf, NULL, bp, 64, 64, 64, 0), &c);
+    gemm_refused("A 8 bytes off 16", gemm_tile_f32(v, cf, ap + 4, bp, 64, 64, 64, 0), &c);
+    gemm_refused("M = 0", gemm_tile_f32(v, cf, ap, bp, 0, 64, 64, 0), &c);
+    gemm_refused("K = 12", gemm_tile_f16(v, (uint16_t *)c.at, ap, bp, 64, 64, 12, 0), &c);
+    gemm_refused(
+        "a bad variant",
+        gemm_tile_f32((enum gemm_tile_variant)GEMM_TILE_VARIANTS, cf, ap, bp, 64, 64, 64, 0), &c);
+    gemm_refused("more than 2^31 - 1 tiles of C",
+                 gemm_tile_f32(v, cf, ap, bp, (int64_t)1 << 24, (int64_t)1 << 24, 64, 0), &c);
+    CHECK(cudaFree(c.base));
+    CHECK(cudaFree(a.base));
+    CHECK(cudaFree(b.base));
+}
+
+/* The launchers inside a CUDA graph (stream capture in the global mode, a
+ * non-blocking stream), each the process's first call of its family (so its
+ * one-time setup runs inside the capture): a GEMM in two launches (wide
+ * tiles, then the rest), a histogram of 16-bit samples (its bins cleared,
+ * then counted) and AES-128 CTR; the graph replayed twice gives the same
+ * bytes as the same calls made directly afterwards. */
+static void captured(void)
+{
+    int device = 0;
+    CHECK(cudaGetDevice(&device));
+    const enum gemm_tile_variant v =
+        gemm_tile_supported(GEMM_TILE_WGMMA_SW128, device) == cudaSuccess ? GEMM_TILE_WGMMA_SW128
+                                                                          : GEMM_TILE_SWIZZLED;
+    const int gemm = gemm_tile_supported(v, device) == cudaSuccess;
+    const int64_t m = 257, n = 11624, k = 5184, samples = 1000003, bytes = 1 << 20;
+    const size_t c_bytes = (size_t)(m * n) * 4, hist_bytes = HISTOGRAM_U16_BINS * 4;
+    unsigned char *h = malloc((size_t)(n * k) * 2);
+    uint16_t *a, *b;
+    unsigned char *in, *out[2], *c[2], *hist[2];
+    CHECK(cudaMalloc((void **)&a, (size_t)(m * k) * 2));
+    CHECK(cudaMalloc((void **)&b, (size_t)(n * k) * 2));
+    CHECK(cudaMalloc((void **)&in, (size_t)samples * 2 + 3));
+    for (int64_t i = 0; i < n * k; ++i)
+        ((uint16_t *)h)[i] = small_half((int)(random_byte() % 9) - 4);
+    CHECK(cudaMemcpy(a, h, (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, h, (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
+    for (int64_t i = 0; i < samples * 2 + 3; ++i)
+        h[i] = random_byte();
+    CHECK(cudaMemcpy(in, h, (size_t)samples * 2 + 3, cudaMemcpyHostToDevice));
+    for (int r = 0; r < 2; ++r) {
+        CHECK(cudaMalloc((void **)&c[r], c_bytes));
+        CHECK(cudaMalloc((void **)&hist[r], hist_bytes));
+        CHECK(cudaMalloc((void **)&out[r], (size_t)bytes));
+        CHECK(cudaMemset(c[r], r, c_bytes));
+        CHECK(cudaMemset(hist[r], r, hist_bytes));
+        CHECK(cudaMemset(out[r], r, (size_t)bytes));
+    }
+    const uint8_t key[16] = {7, 1, 2, 3}, counter[16] = {9, 9};
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaGraph_t graph = NULL;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    const cudaError_t e[3] = {
+        gemm ? gemm_tile_f32(v, (float *)c[0], a, b, m, n, k, s) : cudaSuccess,
+        histogram_u16(HISTOGRAM_REPLICATED, (uint32_t *)hist[0], in + 3, samples, s),
+        aes_lut_ctr(AES_LUT_REPLICATED, key, 16, counter, out[0], in, bytes, s)};
+    const cudaError_t end = cudaStreamEndCapture(s, &graph);
+    static const char *const names[3] = {"gemm_tile_f32", "histogram_u16", "aes_lut_ctr"};
+    int ok = end == cudaSuccess;
+    for (int i = 0; i < 3; ++i)
+        if (e[i] != cudaSuccess) {
+            fprintf(stderr, "api_edges: %s under stream capture: %s\n", names[i],
+                    cudaGetErrorString(e[i]));
+            fail(names[i]);
+            ok = 0;
+        }
+    if (end != cudaSuccess) {
+        fprintf(stderr, "api_edges: the capture: %s\n", cudaGetErrorString(end));
+        fail("stream capture");
+    }
+    (void)cudaGetLastError(); /* a failed capture's error is not sticky */
+    if (ok) {
+        cudaGraphExec_t exec;
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        CHECK(cudaGraphLaunch(exec, s));
+        CHECK(cudaGraphLaunch(exec, s));
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaGraphExecDestroy(exec));
+        if (gemm)
+            CHECK(gemm_tile_f32(v, (float *)c[1], a, b, m, n, k, 0));
+        CHECK(histogram_u16(HISTOGRAM_REPLICATED, (uint32_t *)hist[1], in + 3, samples, 0));
+        CHECK(aes_lut_ctr(AES_LUT_REPLICATED, key, 16, counter, out[1], in, bytes, 0));
+        CHECK(cudaDeviceSynchronize());
+        const struct {
+            unsigned char **p;
+            size_t bytes;
+        } pairs[3] = {{c, gemm ? c_bytes : 0}, {hist, hist_bytes}, {out, (size_t)bytes}};
+        unsigned char *h2 = malloc(c_bytes);
+        for (int i = 0; i < 3; ++i) {
+            CHECK(cudaMemcpy(h, pairs[i].p[0], pairs[i].bytes, cudaMemcpyDeviceToHost));
+            CHECK(cudaMemcpy(h2, pairs[i].p[1], pairs[i].bytes, cudaMemcpyDeviceToHost));
+            if (memcmp(h, h2, pairs[i].bytes) != 0) {
+                fprintf(stderr, "api_edges: %s from a graph differs from a direct call\n",
+                        names[i]);
+                fail(names[i]);
+            }
+        }
+        free(h2);
+    }
+    if (graph != NULL)
+        CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaStreamDestroy(s));
+    for (int r = 0; r < 2; ++r) {
+        CHECK(cudaFree(c[r]));
+        CHECK(cudaFree(hist[r]));
+        CHECK(cudaFree(out[r]));
+    }
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(in));
+    free(h);
+}
+
 int main(void)
 {
     int devices = 0;
@@ -709,6 +864,7 @@ int main(void)
         fprintf(stderr, "api_edges: no CUDA GPU: skipped\n");
         return 77;
     }
+    captured(); /* first: each family's first call of the process */
     transposes();
     gemms();
     aess();
