@@ -248,9 +248,7 @@ static int wgmma_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t
     /* The tiles the launcher picks on this GPU (the rules' SMs): one
      * launch, or whole rounds of first_bn over n1 columns and the rest. */
     int first_bn = 0;
-    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, k, rules->sms, &first_bn);
-    if (n1 == 0)
-        first_bn = gemm_tile_wgmma_thin(m, n, k, rules->sms, first_bn);
+    const int64_t n1 = gemm_tile_wgmma_plan(m, n, k, rules->sms, &first_bn);
     wgmma_model_sites(first_bn, sites);
     sites[GEMM_TILE_SITE_C_STAGE].access = bf_st(2 * out_bytes);
     if (m < 1 || n < 1 || k < 1 || k % 8 != 0 || rules->cc != 90)

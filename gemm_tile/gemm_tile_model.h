@@ -82,18 +82,17 @@ void gemm_tile_model_ktile(enum gemm_tile_variant variant, int stage,
 
 /* The sites of one launch of m x n x k with C of out_bytes (4: fp32, 2:
  * fp16), in the tile the launcher picks for the rules' SMs (gemm_tile_bn;
- * gemm_tile_wgmma_first_columns, then gemm_tile_wgmma_thin). mma.sync:
- * blocks differ only at the edges (the last block row and column zero-fill
- * past m and n) and K tiles only in the last one (zero-fill past k), so up
- * to four kinds of block and two K tiles are replayed and counted as often
- * as they occur. wgmma: every tile and K tile is alike (TMA writes whole
- * boxes, zeros past the edges, and wgmma reads whole tiles), so one K tile
- * and one epilogue are replayed and counted as often as the blocks run
- * them: CM x CN tiles a cluster tile (a block past m or n runs like the
- * others) and the epilogue through the buffers where C's rows allow TMA
- * (gemm_tile_wgmma_staged; C from cudaMalloc). A k the launcher refuses
- * (not a positive multiple of 8) or m, n < 1: the sites with no request.
- * Returns the number of sites. */
+ * gemm_tile_wgmma_plan). mma.sync: blocks differ only at the edges (the
+ * last block row and column zero-fill past m and n) and K tiles only in the
+ * last one (zero-fill past k), so up to four kinds of block and two K tiles
+ * are replayed and counted as often as they occur. wgmma: every tile and K
+ * tile is alike (TMA writes whole boxes, zeros past the edges, and wgmma
+ * reads whole tiles), so one K tile and one epilogue are replayed and
+ * counted as often as the blocks run them: CM x CN tiles a cluster tile (a
+ * block past m or n runs like the others) and the epilogue through the
+ * buffers where C's rows allow TMA (gemm_tile_wgmma_staged; C from
+ * cudaMalloc). A k the launcher refuses (not a positive multiple of 8) or
+ * m, n < 1: the sites with no request. Returns the number of sites. */
 int gemm_tile_model_launch(enum gemm_tile_variant variant, int64_t m, int64_t n, int64_t k,
                            int out_bytes, const struct bf_bank_rules *rules,
                            struct bf_site sites[BF_MAX_SITES]);

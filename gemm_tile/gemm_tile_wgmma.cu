@@ -727,7 +727,7 @@ static cudaError_t launch_width(int bn, Out *c, const uint16_t *a, const uint16_
 }
 
 /* C in one launch, or its first columns in whole rounds of one tile and
- * the rest in a second (gemm_tile_wgmma_first_columns). */
+ * the rest in a second (gemm_tile_wgmma_plan). */
 template <int V, typename Out>
 static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, int64_t m, int64_t n,
                                  int64_t k, cudaStream_t stream)
@@ -737,10 +737,9 @@ static cudaError_t launch_layout(Out *c, const uint16_t *a, const uint16_t *b, i
     if (err != cudaSuccess)
         return err;
     int first_bn = 0;
-    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, k, at.sms, &first_bn);
+    const int64_t n1 = gemm_tile_wgmma_plan(m, n, k, at.sms, &first_bn);
     if (n1 == 0)
-        return launch_width<V>(gemm_tile_wgmma_thin(m, n, k, at.sms, first_bn), c, a, b, m, n, k,
-                               at);
+        return launch_width<V>(first_bn, c, a, b, m, n, k, at);
     at.cols = n1;
     err = launch_width<V>(first_bn, c, a, b, m, n, k, at);
     if (err != cudaSuccess)

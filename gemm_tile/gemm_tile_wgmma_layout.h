@@ -626,9 +626,8 @@ static BF_HD int gemm_tile_wgmma_split(int64_t m, int64_t n, int64_t k, int sms)
  * the thin ones would still fit one round; not measured, so not taken (-D
  * GEMM_TILE_WGMMA_THIN_SHARE=2 takes them: a probe's after). The thin tile
  * runs alone, its C stored directly. The launcher and the bank model both
- * ask this of the one launch's tile (gemm_tile_wgmma_first_columns'
- * first_bn where it returns 0); -D GEMM_TILE_WGMMA_WITH_THIN=0 leaves the
- * thin tile out (a probe's before). */
+ * take it through gemm_tile_wgmma_plan; -D GEMM_TILE_WGMMA_WITH_THIN=0
+ * leaves the thin tile out (a probe's before). */
 #ifndef GEMM_TILE_WGMMA_WITH_THIN
 #define GEMM_TILE_WGMMA_WITH_THIN 1
 #endif
@@ -653,6 +652,18 @@ static BF_HD int gemm_tile_wgmma_thin(int64_t m, int64_t n, int64_t k, int sms, 
                ? GEMM_TILE_WGMMA_BN_THIN
                : bn;
 #endif
+}
+/* The launches of an m x n x k C on `sms` SMs, as the launcher makes them
+ * and the bank model replays them: the first n1 columns (returned; 0: all
+ * of C in one launch) in tiles *first_bn wide, the rest in the tile
+ * gemm_tile_wgmma_bn picks for them; one launch takes the thin tile where
+ * gemm_tile_wgmma_thin says. */
+static BF_HD int64_t gemm_tile_wgmma_plan(int64_t m, int64_t n, int64_t k, int sms, int *first_bn)
+{
+    const int64_t n1 = gemm_tile_wgmma_first_columns(m, n, k, sms, first_bn);
+    if (n1 == 0)
+        *first_bn = gemm_tile_wgmma_thin(m, n, k, sms, *first_bn);
+    return n1;
 }
 /* Part `part`'s K tiles of `split`: *first and *count of them. */
 static BF_HD void gemm_tile_wgmma_split_ktiles(int64_t ktiles, int split, int part, int *first,

@@ -166,20 +166,32 @@ static void transpose_case(enum transpose_variant v, int elem, int64_t rows, int
     transpose_case_at(v, elem, rows, cols, offset, offset);
 }
 
-/* A call the API must refuse: cudaErrorInvalidValue, the output untouched. */
+/* A call the API must refuse: err is cudaErrorInvalidValue and `out`, the
+ * call's output (`offset` bytes into its allocation), untouched. */
+static void expect_refused(const char *what, cudaError_t err, const struct buffer *out,
+                           size_t offset)
+{
+    CHECK(cudaDeviceSynchronize());
+    const int written = guards_hold(out, offset, 1) != 0;
+    if (err != cudaErrorInvalidValue || written) {
+        fprintf(stderr, "api_edges: %s: %s%s\n", what, cudaGetErrorString(err),
+                written ? ", the output written" : "");
+        fail(what);
+    }
+}
+
+/* A transpose the API must refuse. */
 static void transpose_refused(enum transpose_variant v, int elem, int64_t rows, int64_t cols,
                               size_t offset, int null_in, const char *why)
 {
     const size_t bytes = 4096;
     struct buffer d_in = buffer_new(bytes, offset), d_out = buffer_new(bytes, offset);
     const cudaError_t err = transpose(v, elem, d_out.at, null_in ? NULL : d_in.at, rows, cols, 0);
-    CHECK(cudaDeviceSynchronize());
     char what[160];
     snprintf(what, sizeof what, "refusal of %s (%s, %d-byte elements, %lldx%lld)", why,
              (unsigned)v < TRANSPOSE_VARIANTS ? variant_names[v] : "bad variant", elem,
              (long long)rows, (long long)cols);
-    if (err != cudaErrorInvalidValue || guards_hold(&d_out, offset, 1) != 0)
-        fail(what);
+    expect_refused(what, err, &d_out, offset);
     CHECK(cudaFree(d_in.base));
     CHECK(cudaFree(d_out.base));
 }
@@ -373,6 +385,14 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
  * tiles alone then a narrow one at M = 1. */
 static void gemm_refusals(enum gemm_tile_variant v);
 
+/* The GEMM the cases run: the Hopper path's 128-byte swizzle where this GPU
+ * and build have it, else the mma.sync path's swizzled tile. */
+static enum gemm_tile_variant gemm_variant(int device)
+{
+    return gemm_tile_supported(GEMM_TILE_WGMMA_SW128, device) == cudaSuccess ? GEMM_TILE_WGMMA_SW128
+                                                                             : GEMM_TILE_SWIZZLED;
+}
+
 static void gemms(void)
 {
     static const int64_t shapes[][4] = {
@@ -402,9 +422,7 @@ static void gemms(void)
     };
     int device = 0;
     CHECK(cudaGetDevice(&device));
-    const enum gemm_tile_variant v =
-        gemm_tile_supported(GEMM_TILE_WGMMA_SW128, device) == cudaSuccess ? GEMM_TILE_WGMMA_SW128
-                                                                          : GEMM_TILE_SWIZZLED;
+    const enum gemm_tile_variant v = gemm_variant(device);
     if (gemm_tile_supported(v, device) != cudaSuccess) { /* below sm_80: no GEMM runs */
         printf("api_edges: gemm_tile: no variant runs on this GPU, its cases skipped\n");
         return;
@@ -493,17 +511,6 @@ static void aes_case(int ecb, int key_bytes, int64_t n, size_t in_offset, size_t
     free(got);
 }
 
-/* An AES call the API refuses: cudaErrorInvalidValue, the output untouched. */
-static void aes_refused(const char *what, cudaError_t err, const struct buffer *out)
-{
-    CHECK(cudaDeviceSynchronize());
-    if (err != cudaErrorInvalidValue || guards_hold(out, 0, 1) != 0) {
-        fprintf(stderr, "api_edges: aes_lut refusal, %s: %s%s\n", what, cudaGetErrorString(err),
-                err == cudaErrorInvalidValue ? ", the output written" : "");
-        fail(what);
-    }
-}
-
 /* AES at the edges aes_lut.h promises and the suite's sizes miss (its
  * offsets follow n % 16, so an aligned input is always whole blocks): in
  * place on the 16-byte fast path (CTR, with a partial last block; ECB);
@@ -519,16 +526,17 @@ static void aess(void)
     aes_case(1, 24, 4096, 5, 3, 0);
     uint8_t key[32] = {1}, counter[16] = {0};
     struct buffer out = buffer_new(64, 0), in = buffer_new(64, 0);
-    aes_refused("key_bytes 20",
-                aes_lut_ctr(AES_LUT_REPLICATED, key, 20, counter, out.at, in.at, 64, 0), &out);
-    aes_refused("a bad variant",
-                aes_lut_ctr(AES_LUT_VARIANTS, key, 16, counter, out.at, in.at, 64, 0), &out);
-    aes_refused("a null key", aes_lut_ctr(AES_LUT_SHARED, NULL, 16, counter, out.at, in.at, 64, 0),
-                &out);
-    aes_refused("a null counter", aes_lut_ctr(AES_LUT_SHARED, key, 16, NULL, out.at, in.at, 64, 0),
-                &out);
-    aes_refused("ECB of 17 bytes", aes_lut_ecb(AES_LUT_SHARED, key, 16, out.at, in.at, 17, 0),
-                &out);
+    expect_refused("aes_lut refusal, key_bytes 20",
+                   aes_lut_ctr(AES_LUT_REPLICATED, key, 20, counter, out.at, in.at, 64, 0), &out,
+                   0);
+    expect_refused("aes_lut refusal, a bad variant",
+                   aes_lut_ctr(AES_LUT_VARIANTS, key, 16, counter, out.at, in.at, 64, 0), &out, 0);
+    expect_refused("aes_lut refusal, a null key",
+                   aes_lut_ctr(AES_LUT_SHARED, NULL, 16, counter, out.at, in.at, 64, 0), &out, 0);
+    expect_refused("aes_lut refusal, a null counter",
+                   aes_lut_ctr(AES_LUT_SHARED, key, 16, NULL, out.at, in.at, 64, 0), &out, 0);
+    expect_refused("aes_lut refusal, ECB of 17 bytes",
+                   aes_lut_ecb(AES_LUT_SHARED, key, 16, out.at, in.at, 17, 0), &out, 0);
     if (aes_lut_ctr(AES_LUT_SHARED, key, 16, counter, NULL, NULL, 0, 0) != cudaSuccess)
         fail("aes_lut: n = 0 with null buffers refused");
     CHECK(cudaFree(out.base));
@@ -598,25 +606,15 @@ static void histograms(void)
     histogram_case(0, 65537, 8, -1);
     struct buffer hist = buffer_new(HISTOGRAM_U16_BINS * sizeof(uint32_t), 0),
                   in = buffer_new(64, 0);
-    const struct {
-        const char *what;
-        cudaError_t err;
-    } refused[] = {
-        {"a bad variant", histogram_u8(HISTOGRAM_VARIANTS, (uint32_t *)hist.at, in.at, 64, 0)},
-        {"n = -1", histogram_u16(HISTOGRAM_SHARED, (uint32_t *)hist.at, in.at, -1, 0)},
-        {"a null input", histogram_u8(HISTOGRAM_SHARED, (uint32_t *)hist.at, NULL, 5, 0)},
-    };
-    CHECK(cudaDeviceSynchronize());
-    for (size_t i = 0; i < sizeof refused / sizeof *refused; ++i)
-        if (refused[i].err != cudaErrorInvalidValue) {
-            fprintf(stderr, "api_edges: histogram refusal, %s: %s\n", refused[i].what,
-                    cudaGetErrorString(refused[i].err));
-            fail(refused[i].what);
-        }
-    if (guards_hold(&hist, 0, 1) != 0)
-        fail("histogram: a refused call wrote the bins");
-    if (histogram_u8(HISTOGRAM_SHARED, NULL, in.at, 64, 0) != cudaErrorInvalidValue)
-        fail("histogram: null bins accepted");
+    uint32_t *const bins = (uint32_t *)hist.at;
+    expect_refused("histogram refusal, a bad variant",
+                   histogram_u8(HISTOGRAM_VARIANTS, bins, in.at, 64, 0), &hist, 0);
+    expect_refused("histogram refusal, n = -1", histogram_u16(HISTOGRAM_SHARED, bins, in.at, -1, 0),
+                   &hist, 0);
+    expect_refused("histogram refusal, a null input",
+                   histogram_u8(HISTOGRAM_SHARED, bins, NULL, 5, 0), &hist, 0);
+    expect_refused("histogram refusal, null bins",
+                   histogram_u8(HISTOGRAM_SHARED, NULL, in.at, 64, 0), &hist, 0);
     CHECK(cudaFree(hist.base));
     CHECK(cudaFree(in.base));
 }
@@ -705,46 +703,24 @@ static void reductions(void)
     }
     struct buffer out = buffer_new(4, 0), in = buffer_new((size_t)n * 4, 0),
                   work = buffer_new(need, 0);
-    const struct {
-        const char *what;
-        cudaError_t err;
-    } refused[] = {
-        {"a bad variant", reduction_sum_i32(REDUCTION_VARIANTS, (int32_t *)out.at,
-                                            (const int32_t *)in.at, n, work.at, need, 0)},
-        {"n = -1", reduction_sum_i32(REDUCTION_TUNED, (int32_t *)out.at, (const int32_t *)in.at, -1,
-                                     work.at, need, 0)},
-        {"a workspace 4 bytes short",
-         reduction_sum_f32(REDUCTION_TUNED, (float *)out.at, (const float *)in.at, n, work.at,
-                           need - 4, 0)},
-        {"a null input",
-         reduction_sum_f32(REDUCTION_TUNED, (float *)out.at, NULL, n, work.at, need, 0)},
-    };
-    CHECK(cudaDeviceSynchronize());
-    for (size_t i = 0; i < sizeof refused / sizeof *refused; ++i)
-        if (refused[i].err != cudaErrorInvalidValue) {
-            fprintf(stderr, "api_edges: reduction refusal, %s: %s\n", refused[i].what,
-                    cudaGetErrorString(refused[i].err));
-            fail(refused[i].what);
-        }
-    if (guards_hold(&out, 0, 1) != 0)
-        fail("reduction: a refused call wrote the result");
-    if (reduction_sum_f32(REDUCTION_TUNED, NULL, (const float *)in.at, n, work.at, need, 0) !=
-        cudaErrorInvalidValue)
-        fail("reduction: a null result accepted");
+    int32_t *const sum = (int32_t *)out.at;
+    const int32_t *const ints = (const int32_t *)in.at;
+    const float *const floats = (const float *)in.at;
+    expect_refused("reduction refusal, a bad variant",
+                   reduction_sum_i32(REDUCTION_VARIANTS, sum, ints, n, work.at, need, 0), &out, 0);
+    expect_refused("reduction refusal, n = -1",
+                   reduction_sum_i32(REDUCTION_TUNED, sum, ints, -1, work.at, need, 0), &out, 0);
+    expect_refused(
+        "reduction refusal, a workspace 4 bytes short",
+        reduction_sum_f32(REDUCTION_TUNED, (float *)sum, floats, n, work.at, need - 4, 0), &out, 0);
+    expect_refused("reduction refusal, a null input",
+                   reduction_sum_f32(REDUCTION_TUNED, (float *)sum, NULL, n, work.at, need, 0),
+                   &out, 0);
+    expect_refused("reduction refusal, a null result",
+                   reduction_sum_f32(REDUCTION_TUNED, NULL, floats, n, work.at, need, 0), &out, 0);
     CHECK(cudaFree(out.base));
     CHECK(cudaFree(in.base));
     CHECK(cudaFree(work.base));
-}
-
-/* A GEMM the API refuses: cudaErrorInvalidValue, C untouched. */
-static void gemm_refused(const char *what, cudaError_t err, const struct buffer *c)
-{
-    CHECK(cudaDeviceSynchronize());
-    if (err != cudaErrorInvalidValue || guards_hold(c, 0, 1) != 0) {
-        fprintf(stderr, "api_edges: gemm_tile refusal, %s: %s%s\n", what, cudaGetErrorString(err),
-                err == cudaErrorInvalidValue ? ", C written" : "");
-        fail(what);
-    }
 }
 
 /* The refusals gemm_tile.h lists, through the launchers on a GPU. */
@@ -754,13 +730,17 @@ static void gemm_refusals(enum gemm_tile_variant v)
                   b = buffer_new(64 * 64 * 2, 0);
     float *const cf = (float *)c.at;
     const uint16_t *const ap = (const uint16_t *)a.at, *const bp = (const uint16_t *)b.at;
-    gemm_refused("a null A", gemm_tile_f32(v, cf, NULL, bp, 64, 64, 64, 0), &c);
-    gemm_refused("A 8 bytes off 16", gemm_tile_f32(v, cf, ap + 4, bp, 64, 64, 64, 0), &c);
-    gemm_refused("M = 0", gemm_tile_f32(v, cf, ap, bp, 0, 64, 64, 0), &c);
-    gemm_refused("K = 12", gemm_tile_f16(v, (uint16_t *)c.at, ap, bp, 64, 64, 12, 0), &c);
-    gemm_refused(
-        "a bad variant",
-        gemm_tile_f32((enum gemm_tile_variant)GEMM_TILE_VARIANTS, cf, ap, bp, 64, 64, 64, 0), &c);
+    expect_refused("gemm_tile refusal, a null A", gemm_tile_f32(v, cf, NULL, bp, 64, 64, 64, 0), &c,
+                   0);
+    expect_refused("gemm_tile refusal, A 8 bytes off 16",
+                   gemm_tile_f32(v, cf, ap + 4, bp, 64, 64, 64, 0), &c, 0);
+    expect_refused("gemm_tile refusal, M = 0", gemm_tile_f32(v, cf, ap, bp, 0, 64, 64, 0), &c, 0);
+    expect_refused("gemm_tile refusal, K = 12",
+                   gemm_tile_f16(v, (uint16_t *)c.at, ap, bp, 64, 64, 12, 0), &c, 0);
+    expect_refused(
+        "gemm_tile refusal, a bad variant",
+        gemm_tile_f32((enum gemm_tile_variant)GEMM_TILE_VARIANTS, cf, ap, bp, 64, 64, 64, 0), &c,
+        0);
     CHECK(cudaFree(c.base));
     CHECK(cudaFree(a.base));
     CHECK(cudaFree(b.base));
@@ -776,9 +756,7 @@ static void captured(void)
 {
     int device = 0;
     CHECK(cudaGetDevice(&device));
-    const enum gemm_tile_variant v =
-        gemm_tile_supported(GEMM_TILE_WGMMA_SW128, device) == cudaSuccess ? GEMM_TILE_WGMMA_SW128
-                                                                          : GEMM_TILE_SWIZZLED;
+    const enum gemm_tile_variant v = gemm_variant(device);
     const int gemm = gemm_tile_supported(v, device) == cudaSuccess;
     const int64_t m = 257, n = 11624, k = 5184, samples = 1000003, bytes = 1 << 20;
     const size_t c_bytes = (size_t)(m * n) * 4, hist_bytes = HISTOGRAM_U16_BINS * 4;
@@ -884,22 +862,21 @@ static void overflows(void)
                       "rows x cols x 16 bytes past 2^63 - 1");
     const uint8_t key[16] = {1}, counter[16] = {0};
     struct buffer out = buffer_new(4096 * 4, 0), a = buffer_new(64 * 64 * 2, 0);
-    aes_refused(
-        "n = 2^62",
-        aes_lut_ctr(AES_LUT_REPLICATED, key, 16, counter, out.at, a.at, (int64_t)1 << 62, 0), &out);
-    if (histogram_u8(HISTOGRAM_SHARED, (uint32_t *)out.at, a.at, (int64_t)1 << 62, 0) !=
-            cudaErrorInvalidValue ||
-        guards_hold(&out, 0, 1) != 0)
-        fail("histogram: n = 2^62 not refused, or the bins written");
+    expect_refused(
+        "aes_lut refusal, n = 2^62",
+        aes_lut_ctr(AES_LUT_REPLICATED, key, 16, counter, out.at, a.at, (int64_t)1 << 62, 0), &out,
+        0);
+    expect_refused("histogram refusal, n = 2^62",
+                   histogram_u8(HISTOGRAM_SHARED, (uint32_t *)out.at, a.at, (int64_t)1 << 62, 0),
+                   &out, 0);
     int device = 0;
     CHECK(cudaGetDevice(&device));
-    const enum gemm_tile_variant v =
-        gemm_tile_supported(GEMM_TILE_WGMMA_SW128, device) == cudaSuccess ? GEMM_TILE_WGMMA_SW128
-                                                                          : GEMM_TILE_SWIZZLED;
+    const enum gemm_tile_variant v = gemm_variant(device);
     const uint16_t *const ap = (const uint16_t *)a.at;
-    gemm_refused(
-        "more than 2^31 - 1 tiles of C",
-        gemm_tile_f32(v, (float *)out.at, ap, ap, (int64_t)1 << 24, (int64_t)1 << 24, 64, 0), &out);
+    expect_refused(
+        "gemm_tile refusal, more than 2^31 - 1 tiles of C",
+        gemm_tile_f32(v, (float *)out.at, ap, ap, (int64_t)1 << 24, (int64_t)1 << 24, 64, 0), &out,
+        0);
     CHECK(cudaFree(out.base));
     CHECK(cudaFree(a.base));
 }
