@@ -11,7 +11,7 @@
  * an SM), taking 128 x 256 tiles of C in grouped order (or 128 x 176, 128 x
  * 168, 128 x 128, 128 x 96 or 128 x 64 tiles where those fill the SMs
  * better: gemm_tile_wgmma_bn; 128 x 32 where even the 64-wide ones would
- * leave most SMs idle: gemm_tile_wgmma_thin). Wide, 176, 168 and middle
+ * leave half the SMs idle: gemm_tile_wgmma_thin). Wide, 176, 168 and middle
  * tiles come in clusters of 2 on tile rows one above the other: they share
  * the B tile, and each loads half of it (88 rows of 168:
  * gemm_tile_wgmma_b_share), which TMA writes into both (multicast); thin,

@@ -43,7 +43,7 @@
 #define GEMM_TILE_WGMMA_BN_MID     128 /* ... in the middle tile */
 #define GEMM_TILE_WGMMA_BN_96      96  /* ... in the 96 tile, at one tile row: 11008 in 115 */
 #define GEMM_TILE_WGMMA_BN_NARROW  64  /* ... in the narrow tile, for the smallest C */
-#define GEMM_TILE_WGMMA_BN_THIN    32  /* ... in the thin tile, where narrow ones idle most SMs */
+#define GEMM_TILE_WGMMA_BN_THIN    32  /* ... in the thin tile, where narrow ones idle half */
 #define GEMM_TILE_WGMMA_BK         64  /* K a stage holds: 64 fp16, 128 B a row */
 #define GEMM_TILE_WGMMA_RING       (192u * 1024u) /* stages: below, "Bytes of the A tile" */
 #define GEMM_TILE_WGMMA_MAX_STAGES 8
@@ -598,6 +598,14 @@ static BF_HD int64_t gemm_tile_wgmma_first_columns(int64_t m, int64_t n, int64_t
 #endif
 /* Bytes one consumer pushes into the other block: 4 float4s a thread. */
 #define GEMM_TILE_WGMMA_SPLIT_BYTES (GEMM_TILE_WGMMA_BN_NARROW / 16 * 16u * 128u)
+/* Whether C's narrow tiles would leave half the SMs or more idle: there
+ * twice the blocks still run in one round, along K (split, K long) or
+ * along N (the thin tile, K short). */
+static BF_HD int gemm_tile_wgmma_narrow_half(int64_t m, int64_t n, int sms)
+{
+    return 2 * gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW) <=
+           sms;
+}
 /* Blocks a narrow tile's K is split over: 2 where the tiles' clusters of
  * two all fit the SMs at once and each part keeps SPLIT_KTILES K tiles,
  * else 1; 1 for the wide and middle tiles. The launcher and the bank
@@ -606,33 +614,30 @@ static BF_HD int gemm_tile_wgmma_split(int64_t m, int64_t n, int64_t k, int sms)
 {
     if (gemm_tile_wgmma_bn(m, n, sms) != GEMM_TILE_WGMMA_BN_NARROW)
         return 1;
-    const int64_t tiles = gemm_tile_wgmma_tiles_m(m) *
-                          gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW),
-                  ktiles = gemm_tile_wgmma_tiles_k(k);
-    return 2 * tiles <= sms && ktiles >= 2 * GEMM_TILE_WGMMA_SPLIT_KTILES ? 2 : 1;
+    return gemm_tile_wgmma_narrow_half(m, n, sms) &&
+                   gemm_tile_wgmma_tiles_k(k) >= 2 * GEMM_TILE_WGMMA_SPLIT_KTILES
+               ? 2
+               : 1;
 }
 /* ---- the thin tile: more blocks where narrow tiles leave SMs idle ----
  *
- * Where C in one launch takes narrow tiles that would leave three quarters
- * of the SMs idle, and their K is not split (K short), C takes tiles 32
- * wide instead: twice as many blocks, each loading and multiplying less
- * (256^3: 8 narrow tiles, 16 thin ones; 512^3: 32 and 64). Measured on the
- * H200 at five shapes the rule gives it (256^3, 512^3, 128 x 2048 x 1024,
- * 1 x 2112 x 1024, 300 x 600 x 200, fp32 and fp16 C): 4-12% faster than
- * the narrow tile; 16 wide (4 times the blocks) was level with 32 or slower,
- * slowest where few K steps meet many blocks (300 x 600 x 200: below the
- * narrow tile) (docs/notes/gemm_tile/small-sizes.md, "The thin tile on the
- * H200"). Where the narrow tiles fill between a quarter and half the SMs
- * the thin ones would still fit one round; not measured, so not taken (-D
- * GEMM_TILE_WGMMA_THIN_SHARE=2 takes them: a probe's after). The thin tile
- * runs alone, its C stored directly. The launcher and the bank model both
- * take it through gemm_tile_wgmma_plan; -D GEMM_TILE_WGMMA_WITH_THIN=0
- * leaves the thin tile out (a probe's before). */
+ * Where C in one launch takes narrow tiles that would leave half the SMs
+ * or more idle, and their K is not split (K short), C takes tiles 32 wide
+ * instead: twice as many blocks, still one round, each loading and
+ * multiplying less (256^3: 8 narrow tiles, 16 thin ones; 512^3: 32 and
+ * 64; 640^3: 50 and 100). Measured on the H200, fp32 and fp16 C, against
+ * the narrow tile: 4-12% faster where the narrow tiles fill a quarter of
+ * the SMs or fewer (256^3, 512^3, 128 x 2048 x 1024, 1 x 2112 x 1024, 300
+ * x 600 x 200), 5-12% where they fill a quarter to a half (640^3, 128 x
+ * 4096 x 1024, 1 x 4224 x 1024, 256 x 2048 x 512, 384 x 1408 x 1024); 16
+ * wide (4 times the blocks) was level with 32 or slower
+ * (docs/notes/gemm_tile/small-sizes.md, "The thin tile on the H200" and
+ * "Up to half the SMs"). The thin tile runs alone, its C stored directly.
+ * The launcher and the bank model both take it through
+ * gemm_tile_wgmma_plan; -D GEMM_TILE_WGMMA_WITH_THIN=0 leaves it out (a
+ * probe's before). */
 #ifndef GEMM_TILE_WGMMA_WITH_THIN
 #define GEMM_TILE_WGMMA_WITH_THIN 1
-#endif
-#ifndef GEMM_TILE_WGMMA_THIN_SHARE
-#define GEMM_TILE_WGMMA_THIN_SHARE 4 /* narrow tiles on 1 / THIN_SHARE of the SMs or fewer */
 #endif
 static BF_HD int gemm_tile_wgmma_thin(int64_t m, int64_t n, int64_t k, int sms, int bn)
 {
@@ -643,12 +648,9 @@ static BF_HD int gemm_tile_wgmma_thin(int64_t m, int64_t n, int64_t k, int sms, 
     (void)sms;
     return bn; /* a probe's fixed width */
 #else
-    if (!GEMM_TILE_WGMMA_WITH_THIN || bn != GEMM_TILE_WGMMA_BN_NARROW || m < 1 || n < 1 ||
-        gemm_tile_wgmma_split(m, n, k, sms) > 1)
-        return bn;
-    return GEMM_TILE_WGMMA_THIN_SHARE * gemm_tile_wgmma_tiles_m(m) *
-                       gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_NARROW) <=
-                   sms
+    return GEMM_TILE_WGMMA_WITH_THIN && bn == GEMM_TILE_WGMMA_BN_NARROW && m >= 1 && n >= 1 &&
+                   gemm_tile_wgmma_split(m, n, k, sms) == 1 &&
+                   gemm_tile_wgmma_narrow_half(m, n, sms)
                ? GEMM_TILE_WGMMA_BN_THIN
                : bn;
 #endif

@@ -994,20 +994,19 @@ static void test_wgmma_descriptors(void)
  * swizzled buffers (fp32: bn / 32 boxes, 8-byte stores of 2 wavefronts;
  * fp16: bn / 64 boxes, 4 bytes, 1 wavefront; bn stores a warp in all) and
  * TMA stores each box. A launch: every block of every cluster tile, K tile
- * by K tile. 300 x 600 x 200: 3 tile rows, 4 K tiles; on 100 SMs the
- * narrow tile (10 tile columns, in clusters of GEMM_TILE_WGMMA_NARROW_CM x
- * _CN: 30 tiles at 1 x 2), on 132 the thin one (its 30 tiles would leave
- * three quarters idle: 19 tile columns, 57 tiles), on 20 the middle one
- * (5 tile columns), on 6 the wide one (3 tile columns); these two in
- * clusters of 2 along M run 2 cluster tile rows, one past m: 20 and 12
- * tiles. */
+ * by K tile. 300 x 600 x 200: 3 tile rows, 4 K tiles; on 50 SMs the narrow
+ * tile (10 tile columns, in clusters of GEMM_TILE_WGMMA_NARROW_CM x _CN: 30
+ * tiles at 1 x 2), on 132 the thin one (its 30 tiles would leave half the
+ * SMs idle: 19 tile columns, 57 tiles), on 20 the middle one (5 tile
+ * columns), on 6 the wide one (3 tile columns); these two in clusters of 2
+ * along M run 2 cluster tile rows, one past m: 20 and 12 tiles. */
 static void test_wgmma_model(void)
 {
-    struct bf_bank_rules hundred = bf_rules_sm90, twenty = bf_rules_sm90, six = bf_rules_sm90;
-    hundred.sms = 100;
+    struct bf_bank_rules fifty = bf_rules_sm90, twenty = bf_rules_sm90, six = bf_rules_sm90;
+    fifty.sms = 50;
     twenty.sms = 20;
     six.sms = 6;
-    const struct bf_bank_rules *rules[4] = {&hundred, &bf_rules_sm90, &twenty, &six};
+    const struct bf_bank_rules *rules[4] = {&fifty, &bf_rules_sm90, &twenty, &six};
     const int bns[4] = {GEMM_TILE_WGMMA_BN_NARROW, GEMM_TILE_WGMMA_BN_THIN, GEMM_TILE_WGMMA_BN_MID,
                         GEMM_TILE_WGMMA_BN};
     for (int v = FIRST_WGMMA; v < GEMM_TILE_VARIANTS; ++v)
@@ -1222,8 +1221,8 @@ static void test_wgmma_a_rows(void)
 }
 
 /* The thin tile (gemm_tile_wgmma_thin) on 132 SMs: where one launch's
- * narrow tiles number at most 33 and do not split K (so the thin ones, at
- * most 66, fit one round); elsewhere the tile the rule picked. */
+ * narrow tiles number at most 66 and do not split K (so the thin ones, at
+ * most 132, fit one round); elsewhere the tile the rule picked. */
 static void test_wgmma_thin(void)
 {
     static const struct {
@@ -1234,8 +1233,11 @@ static void test_wgmma_thin(void)
         {512, 512, 512, GEMM_TILE_WGMMA_BN_THIN},      /* 32, 64 */
         {1024, 1024, 1024, GEMM_TILE_WGMMA_BN_NARROW}, /* 128 narrow tiles */
         {1, 2112, 1024, GEMM_TILE_WGMMA_BN_THIN},      /* 33, 66 */
-        {1, 2113, 1024, GEMM_TILE_WGMMA_BN_NARROW},    /* 34 */
-        {512, 528, 512, GEMM_TILE_WGMMA_BN_NARROW},    /* 36 */
+        {640, 640, 640, GEMM_TILE_WGMMA_BN_THIN},      /* 50, 100 */
+        {1, 4224, 1024, GEMM_TILE_WGMMA_BN_THIN},      /* 66, 132: one round */
+        {1, 4225, 1024, GEMM_TILE_WGMMA_BN_NARROW},    /* 67 */
+        {1, 4224, 2048, GEMM_TILE_WGMMA_BN_NARROW},    /* 66 of 32 K tiles: split in 2 */
+        {512, 1056, 512, GEMM_TILE_WGMMA_BN_NARROW},   /* 68 */
         {128, 2048, 1024, GEMM_TILE_WGMMA_BN_THIN},    /* 32 tiles of 16 K tiles: no split */
         {128, 2048, 4096, GEMM_TILE_WGMMA_BN_NARROW},  /* 64 K tiles: split in 2 */
         {128, 4096, 4096, GEMM_TILE_WGMMA_BN_NARROW},  /* 64 narrow tiles, split */

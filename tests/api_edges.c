@@ -365,24 +365,24 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
 
 /* Around the Hopper kernel's tiles (128 x 32 thin, 128 x 64 narrow, 128 x
  * 96, 128 x 128 middle, 128 x 168, 128 x 176, 128 x 256 wide) and its
- * clusters of two tile rows: where the narrow tiles would fill a quarter of
- * the SMs or fewer the thin tile takes them (gemm_tile_wgmma_thin): one
- * tile, an odd count of tile rows, one past a tile, a last tile 1 wide with
- * C one element in, its 8-stage ring twice round with a K tail (128 x 2048
- * x 1000), M inside the second consumer's rows, one row of 66 tiles; the
- * narrow tile where they fill more (300 x 1000: 48 narrow tiles), an odd N
- * with C one element in; 168 tiles with edges in M and N (1100 x 2100),
- * wide ones (769 x 3000); and K split over clusters of two (from 2048 on
- * few narrow tiles: gemm_tile_wgmma_split): a last tile 8 wide, an odd N
- * with C one element into its allocation (its stores one by one); one tile
- * row of 89 tiles 96 wide and one of 100 middle ones, which run alone (no
- * cluster), and the 96 tile with C one element in; the 168 and 176 tiles,
- * stored directly (an odd N, C one element in); and C in two launches
- * (whole rounds of one tile, then the rest, where K is long:
- * gemm_tile_wgmma_first_columns on 132 SMs): wide then middle tiles through
- * the staging buffers, wide then narrow ones with K split and stored
- * directly (an odd N, C one element in), wide then 168 ones, and middle
- * tiles alone then a narrow one at M = 1. */
+ * clusters of two tile rows: where the narrow tiles would fill half the SMs
+ * or fewer and K is not split the thin tile takes them
+ * (gemm_tile_wgmma_thin): one tile, an odd count of tile rows, one past a
+ * tile, a last tile 1 wide with C one element in, its 8-stage ring twice
+ * round with a K tail (128 x 2048 x 1000), M inside the second consumer's
+ * rows, one row of 66 tiles; the narrow tile where they fill more (557 x
+ * 1000: 80 narrow tiles), an odd N with C one element in; 168 tiles with
+ * edges in M and N (1100 x 2100), wide ones (769 x 3000); and K split over
+ * clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split): a
+ * last tile 8 wide, an odd N with C one element into its allocation (its
+ * stores one by one); one tile row of 89 tiles 96 wide and one of 100
+ * middle ones, which run alone (no cluster), and the 96 tile with C one
+ * element in; the 168 and 176 tiles, stored directly (an odd N, C one
+ * element in); and C in two launches (whole rounds of one tile, then the
+ * rest, where K is long: gemm_tile_wgmma_first_columns on 132 SMs): wide
+ * then middle tiles through the staging buffers, wide then narrow ones with
+ * K split and stored directly (an odd N, C one element in), wide then 168
+ * ones, and middle tiles alone then a narrow one at M = 1. */
 static void gemm_refusals(enum gemm_tile_variant v);
 
 /* The GEMM the cases run: the Hopper path's 128-byte swizzle where this GPU
@@ -401,7 +401,7 @@ static void gemms(void)
         {5, 131, 2056, 4},     {1, 8449, 2056, 0},    {257, 8449, 1032, 4}, {257, 11624, 5184, 0},
         {513, 11617, 2560, 4}, {257, 12674, 4096, 0}, {1, 16904, 10304, 0}, {769, 3000, 64, 0},
         {1, 12673, 2056, 0},   {100, 9000, 72, 4},    {257, 5801, 1032, 4}, {129, 65, 72, 4},
-        {300, 1000, 72, 0},    {300, 1001, 72, 4},    {128, 2048, 1000, 0}, {100, 300, 1000, 4},
+        {557, 1000, 72, 0},    {557, 1001, 72, 4},    {128, 2048, 1000, 0}, {100, 300, 1000, 4},
         {1, 2112, 1024, 4},
     };
     /* fp16 C (bytes in last): the 168 tile's quads (rows on 8 bytes; its
@@ -415,7 +415,7 @@ static void gemms(void)
      * its 8-stage ring nearly four times round (31 K tiles), C 2 bytes in. */
     static const int64_t half_shapes[][4] = {
         {257, 8452, 264, 0}, {257, 8452, 264, 4}, {257, 8450, 264, 0},   {257, 8450, 264, 2},
-        {300, 1000, 72, 8},  {300, 1000, 72, 4},  {300, 1000, 72, 6},    {257, 8448, 264, 8},
+        {557, 1000, 72, 8},  {557, 1000, 72, 4},  {557, 1000, 72, 6},    {257, 8448, 264, 8},
         {257, 8448, 264, 0}, {1, 8448, 264, 8},   {257, 12676, 4096, 0}, {64, 8456, 264, 8},
         {37, 9001, 264, 2},  {257, 5548, 264, 0}, {129, 68, 72, 8},      {129, 66, 72, 4},
         {129, 67, 72, 2},    {256, 256, 1984, 2},
@@ -437,7 +437,7 @@ static void gemms(void)
      * the thin and narrow tiles' edges (fp16 C last): the suites hold them
      * to a relative L2 error, which a few wrong elements can pass. */
     static const int64_t layouts_shapes[][5] = {
-        {129, 65, 72, 4, 0}, {128, 2048, 1000, 0, 0}, {300, 1001, 72, 4, 0}, {129, 67, 72, 2, 1}};
+        {129, 65, 72, 4, 0}, {128, 2048, 1000, 0, 0}, {557, 1001, 72, 4, 0}, {129, 67, 72, 2, 1}};
     const enum gemm_tile_variant layouts[3] = {GEMM_TILE_WGMMA_INTERLEAVE, GEMM_TILE_WGMMA_SW32,
                                                GEMM_TILE_WGMMA_SW64};
     if (v != GEMM_TILE_WGMMA_SW128)
