@@ -31,6 +31,7 @@
 #include "aes_lut/aes_lut.h"
 #include "aes_lut/aes_lut_ref.h"
 #include "gemm_tile/gemm_tile.h"
+#include "gemm_tile/gemm_tile_wgmma.h"
 #include "histogram/histogram.h"
 #include "reduction/reduction.h"
 #include "transpose/transpose.h"
@@ -180,13 +181,15 @@ static void expect_refused(const char *what, cudaError_t err, const struct buffe
     }
 }
 
-/* A transpose the API must refuse. */
+/* A transpose the API must refuse; `null`: 1 passes a null input, 2 a null
+ * output. */
 static void transpose_refused(enum transpose_variant v, int elem, int64_t rows, int64_t cols,
-                              size_t offset, int null_in, const char *why)
+                              size_t offset, int null, const char *why)
 {
     const size_t bytes = 4096;
     struct buffer d_in = buffer_new(bytes, offset), d_out = buffer_new(bytes, offset);
-    const cudaError_t err = transpose(v, elem, d_out.at, null_in ? NULL : d_in.at, rows, cols, 0);
+    const cudaError_t err =
+        transpose(v, elem, null == 2 ? NULL : d_out.at, null == 1 ? NULL : d_in.at, rows, cols, 0);
     char what[160];
     snprintf(what, sizeof what, "refusal of %s (%s, %d-byte elements, %lldx%lld)", why,
              (unsigned)v < TRANSPOSE_VARIANTS ? variant_names[v] : "bad variant", elem,
@@ -257,6 +260,7 @@ static void transposes(void)
     transpose_refused(TRANSPOSE_PADDED, 4, 0, 8, 0, 0, "zero rows");
     transpose_refused(TRANSPOSE_PADDED, 4, 8, -1, 0, 0, "negative cols");
     transpose_refused(TRANSPOSE_PADDED, 4, 8, 8, 0, 1, "a null input");
+    transpose_refused(TRANSPOSE_PACKED, 1, 8, 8, 0, 2, "a null output");
     transpose_refused((enum transpose_variant)TRANSPOSE_VARIANTS, 4, 8, 8, 0, 0, "a bad variant");
     /* Past 2^31 elements (2.5 GB each way): the 64-bit index paths of the
      * cells kernel (whole sectors and 16-byte rows) and of the lines kernel
@@ -718,6 +722,8 @@ static void reductions(void)
                    &out, 0);
     expect_refused("reduction refusal, a null result",
                    reduction_sum_f32(REDUCTION_TUNED, NULL, floats, n, work.at, need, 0), &out, 0);
+    expect_refused("reduction refusal, a null workspace of the bytes it needs",
+                   reduction_sum_i32(REDUCTION_TUNED, sum, ints, n, NULL, need, 0), &out, 0);
     CHECK(cudaFree(out.base));
     CHECK(cudaFree(in.base));
     CHECK(cudaFree(work.base));
@@ -741,6 +747,9 @@ static void gemm_refusals(enum gemm_tile_variant v)
         "gemm_tile refusal, a bad variant",
         gemm_tile_f32((enum gemm_tile_variant)GEMM_TILE_VARIANTS, cf, ap, bp, 64, 64, 64, 0), &c,
         0);
+    /* gemm_tile_wgmma.h's entry takes the Hopper layouts only, in any build. */
+    expect_refused("gemm_tile_wgmma_launch refusal, an mma.sync variant",
+                   gemm_tile_wgmma_launch(GEMM_TILE_SWIZZLED, cf, 0, ap, bp, 64, 64, 64, 0), &c, 0);
     CHECK(cudaFree(c.base));
     CHECK(cudaFree(a.base));
     CHECK(cudaFree(b.base));
