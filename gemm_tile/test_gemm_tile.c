@@ -1222,7 +1222,9 @@ static void test_wgmma_a_rows(void)
 
 /* The thin tile (gemm_tile_wgmma_thin) on 132 SMs: where one launch's
  * narrow tiles number at most 66 and do not split K (so the thin ones, at
- * most 132, fit one round); elsewhere the tile the rule picked. */
+ * most 132, fit one round); elsewhere the tile the rule picked. On 1-264
+ * SMs at 400 shapes each, wherever the plan takes it: one launch, K not
+ * split, one round. */
 static void test_wgmma_thin(void)
 {
     static const struct {
@@ -1252,6 +1254,27 @@ static void test_wgmma_thin(void)
         EXPECT(bn == picks[i].bn, "%lld x %lld x %lld on 132 SMs: tile %d, want %d", (long long)m,
                (long long)n, (long long)k, bn, picks[i].bn);
     }
+    /* Wherever the plan takes the thin tile, on any SM count: one launch,
+     * K not split, and every thin tile in one round of the grid. */
+    uint32_t seed = 12345u, thin = 0;
+    for (int sms = 1; sms <= 264; ++sms)
+        for (int i = 0; i < 400; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            const int64_t m = 1 + (seed >> 8) % (i % 2 ? 300 : 3000);
+            seed = seed * 1664525u + 1013904223u;
+            const int64_t n = 1 + (seed >> 8) % 20000, k = 8 * (1 + (int64_t)(seed % 700));
+            int first = 0;
+            const int64_t n1 = gemm_tile_wgmma_plan(m, n, k, sms, &first);
+            if (first != GEMM_TILE_WGMMA_BN_THIN)
+                continue;
+            ++thin;
+            if (n1 != 0 || gemm_tile_wgmma_split(m, n, k, sms) != 1 ||
+                gemm_tile_wgmma_tiles_m(m) * gemm_tile_wgmma_tiles_n(n, GEMM_TILE_WGMMA_BN_THIN) >
+                    sms)
+                EXPECT(0, "%lld x %lld x %lld on %d SMs: the thin tile past one round",
+                       (long long)m, (long long)n, (long long)k, sms);
+        }
+    EXPECT(thin > 1000, "the thin tile taken %u times of 105600", thin);
     EXPECT(gemm_tile_wgmma_stages(GEMM_TILE_WGMMA_BN_THIN) == GEMM_TILE_WGMMA_MAX_STAGES &&
                GEMM_TILE_WGMMA_MAX_STAGES * gemm_tile_wgmma_stage_bytes(GEMM_TILE_WGMMA_BN_THIN) <=
                    GEMM_TILE_WGMMA_RING &&
