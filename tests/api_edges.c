@@ -562,14 +562,17 @@ static void histogram_case(int u16, int64_t n, size_t offset, int variant_only)
     for (int64_t i = 0; i < n; ++i)
         ++want[u16 ? (size_t)(in[2 * i] | in[2 * i + 1] << 8) >> 4 : in[i]];
     struct buffer d_in = buffer_new(bytes, offset);
-    CHECK(cudaMemcpy(d_in.at, in, bytes, cudaMemcpyHostToDevice));
+    if (bytes > 0)
+        CHECK(cudaMemcpy(d_in.at, in, bytes, cudaMemcpyHostToDevice));
+    const void *const from = n > 0 ? d_in.at : NULL; /* no samples: in may be NULL */
     for (int v = 0; v < HISTOGRAM_VARIANTS; ++v) {
         if (variant_only >= 0 && v != variant_only)
             continue;
         struct buffer d_hist = buffer_new(bins * sizeof(uint32_t), 0);
         const enum histogram_variant var = (enum histogram_variant)v;
-        const cudaError_t err = u16 ? histogram_u16(var, (uint32_t *)d_hist.at, d_in.at, n, 0)
-                                    : histogram_u8(var, (uint32_t *)d_hist.at, d_in.at, n, 0);
+        const cudaError_t err =
+            u16 ? histogram_u16(var, (uint32_t *)d_hist.at, from, n, 0)
+                : histogram_u8(var, (uint32_t *)d_hist.at, (const uint8_t *)from, n, 0);
         char what[160];
         snprintf(what, sizeof what, "histogram variant %d, %s, n %lld, in +%zu", v,
                  u16 ? "u16" : "u8", (long long)n, offset);
@@ -601,13 +604,16 @@ static void histogram_case(int u16, int64_t n, size_t offset, int variant_only)
  * sizes (their offsets follow n) start every even size of 16 or more on 16
  * bytes: 16-bit samples 6 and 14 bytes in (1-7 head samples beside the
  * vectors; the 14 at 2162690 aligned vectors, two past the 4-copy limit of
- * the replicated bins on 132 SMs: 8 copies), bytes 8 in; and the
- * refusals, the bins untouched. */
+ * the replicated bins on 132 SMs: 8 copies), bytes 8 in; no samples
+ * from a null input (the bins cleared); and the refusals, the bins
+ * untouched. */
 static void histograms(void)
 {
     histogram_case(1, 500001, 6, -1);
     histogram_case(1, 17301521, 14, HISTOGRAM_REPLICATED);
     histogram_case(0, 65537, 8, -1);
+    histogram_case(0, 0, 0, -1); /* no samples, in NULL: every bin cleared */
+    histogram_case(1, 0, 0, -1);
     struct buffer hist = buffer_new(HISTOGRAM_U16_BINS * sizeof(uint32_t), 0),
                   in = buffer_new(64, 0);
     uint32_t *const bins = (uint32_t *)hist.at;
