@@ -648,7 +648,9 @@ static void reduction_case(int fp, int64_t n, size_t in_offset, size_t work_offs
         }
     }
     struct buffer d_in = buffer_new((size_t)n * 4, in_offset);
-    CHECK(cudaMemcpy(d_in.at, in, (size_t)n * 4, cudaMemcpyHostToDevice));
+    if (n > 0)
+        CHECK(cudaMemcpy(d_in.at, in, (size_t)n * 4, cudaMemcpyHostToDevice));
+    const void *const from = n > 0 ? d_in.at : NULL; /* a sum of nothing: in may be NULL */
     for (int v = 0; v < REDUCTION_VARIANTS; ++v) {
         const enum reduction_variant var = (enum reduction_variant)v;
         const size_t work_bytes = reduction_workspace_bytes(var, n);
@@ -656,9 +658,9 @@ static void reduction_case(int fp, int64_t n, size_t in_offset, size_t work_offs
         void *const work =
             work_bytes > 0 ? (void *)d_work.at : NULL; /* NULL where none is needed */
         const cudaError_t err =
-            fp ? reduction_sum_f32(var, (float *)d_out.at, (const float *)d_in.at, n, work,
-                                   work_bytes, 0)
-               : reduction_sum_i32(var, (int32_t *)d_out.at, (const int32_t *)d_in.at, n, work,
+            fp ? reduction_sum_f32(var, (float *)d_out.at, (const float *)from, n, work, work_bytes,
+                                   0)
+               : reduction_sum_i32(var, (int32_t *)d_out.at, (const int32_t *)from, n, work,
                                    work_bytes, 0);
         char what[160];
         snprintf(what, sizeof what, "reduction variant %d, %s, n %lld, in +%zu, workspace +%zu", v,
@@ -695,10 +697,12 @@ static void reduction_case(int fp, int64_t n, size_t in_offset, size_t work_offs
  * from anywhere, and the suite's offsets (n % 4 elements) put `in` 8 bytes
  * past 16 only at n = 2: fp32 and int32 4, 8 and 12 bytes in, in one pass
  * (1022 elements: no workspace, NULL passed) and in two or three (the
- * workspace 4 bytes into its allocation); and the refusals, the result
- * untouched. */
+ * workspace 4 bytes into its allocation); a sum of nothing from a null
+ * input (0); and the refusals, the result untouched. */
 static void reductions(void)
 {
+    reduction_case(1, 0, 0, 0); /* a sum of nothing from a null input: 0 */
+    reduction_case(0, 0, 0, 0);
     reduction_case(1, 1022, 8, 0);
     reduction_case(0, 1022, 4, 0);
     reduction_case(1, 8194, 8, 4);
