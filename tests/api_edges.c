@@ -374,19 +374,22 @@ static void gemm_case(enum gemm_tile_variant v, int half_c, int64_t m, int64_t n
  * (gemm_tile_wgmma_thin): one tile, an odd count of tile rows, one past a
  * tile, a last tile 1 wide with C one element in, its 8-stage ring twice
  * round with a K tail (128 x 2048 x 1000), M inside the second consumer's
- * rows, one row of 66 tiles; the narrow tile where they fill more (557 x
- * 1000: 80 narrow tiles), an odd N with C one element in; 168 tiles with
- * edges in M and N (1100 x 2100), wide ones (769 x 3000); and K split over
- * clusters of two (from 2048 on few narrow tiles: gemm_tile_wgmma_split): a
- * last tile 8 wide, an odd N with C one element into its allocation (its
- * stores one by one); one tile row of 89 tiles 96 wide and one of 100
- * middle ones, which run alone (no cluster), and the 96 tile with C one
- * element in; the 168 and 176 tiles, stored directly (an odd N, C one
- * element in); and C in two launches (whole rounds of one tile, then the
- * rest, where K is long: gemm_tile_wgmma_first_columns on 132 SMs): wide
- * then middle tiles through the staging buffers, wide then narrow ones with
- * K split and stored directly (an odd N, C one element in), wide then 168
- * ones, and middle tiles alone then a narrow one at M = 1. */
+ * rows, one row of 66 tiles, 96 thin tiles (300 x 1000: 48 narrow ones, a
+ * quarter to a half of the SMs) with an odd N and C one element in, and one
+ * whole round of 132 (1 x 4224 x 1024); the narrow tile where they fill
+ * more (557 x 1000: 80 narrow tiles), an odd N with C one element in; 168
+ * tiles with edges in M and N (1100 x 2100), wide ones (769 x 3000); and K
+ * split over clusters of two (from 2048 on few narrow tiles:
+ * gemm_tile_wgmma_split): a last tile 8 wide, an odd N with C one element
+ * into its allocation (its stores one by one); one tile row of 89 tiles 96
+ * wide and one of 100 middle ones, which run alone (no cluster), and the 96
+ * tile with C one element in; the 168 and 176 tiles, stored directly (an
+ * odd N, C one element in); and C in two launches (whole rounds of one
+ * tile, then the rest, where K is long: gemm_tile_wgmma_first_columns on
+ * 132 SMs): wide then middle tiles through the staging buffers, wide then
+ * narrow ones with K split and stored directly (an odd N, C one element
+ * in), wide then 168 ones, and middle tiles alone then a narrow one at M =
+ * 1. */
 static void gemm_refusals(enum gemm_tile_variant v);
 
 /* The GEMM the cases run: the Hopper path's 128-byte swizzle where this GPU
@@ -406,7 +409,7 @@ static void gemms(void)
         {513, 11617, 2560, 4}, {257, 12674, 4096, 0}, {1, 16904, 10304, 0}, {769, 3000, 64, 0},
         {1, 12673, 2056, 0},   {100, 9000, 72, 4},    {257, 5801, 1032, 4}, {129, 65, 72, 4},
         {557, 1000, 72, 0},    {557, 1001, 72, 4},    {128, 2048, 1000, 0}, {100, 300, 1000, 4},
-        {1, 2112, 1024, 4},
+        {1, 2112, 1024, 4},    {300, 1000, 72, 0},    {300, 1001, 72, 4},   {1, 4224, 1024, 0},
     };
     /* fp16 C (bytes in last): the 168 tile's quads (rows on 8 bytes; its
      * 21st n8 tile in pairs), its pairs (rows or C on 4 bytes) and single
@@ -424,6 +427,19 @@ static void gemms(void)
         {37, 9001, 264, 2},  {257, 5548, 264, 0}, {129, 68, 72, 8},      {129, 66, 72, 4},
         {129, 67, 72, 2},    {256, 256, 1984, 2},
     };
+    /* gemm_tile_wgmma.h's entry takes the Hopper layouts only, on any GPU
+     * and in any build: refused before it asks what the GPU is. */
+    {
+        struct buffer c = buffer_new(64 * 64 * 4, 0), a = buffer_new(64 * 64 * 2, 0),
+                      b = buffer_new(64 * 64 * 2, 0);
+        expect_refused("gemm_tile_wgmma_launch refusal, an mma.sync variant",
+                       gemm_tile_wgmma_launch(GEMM_TILE_SWIZZLED, c.at, 0, (const uint16_t *)a.at,
+                                              (const uint16_t *)b.at, 64, 64, 64, 0),
+                       &c, 0);
+        CHECK(cudaFree(c.base));
+        CHECK(cudaFree(a.base));
+        CHECK(cudaFree(b.base));
+    }
     int device = 0;
     CHECK(cudaGetDevice(&device));
     const enum gemm_tile_variant v = gemm_variant(device);
@@ -757,9 +773,6 @@ static void gemm_refusals(enum gemm_tile_variant v)
         "gemm_tile refusal, a bad variant",
         gemm_tile_f32((enum gemm_tile_variant)GEMM_TILE_VARIANTS, cf, ap, bp, 64, 64, 64, 0), &c,
         0);
-    /* gemm_tile_wgmma.h's entry takes the Hopper layouts only, in any build. */
-    expect_refused("gemm_tile_wgmma_launch refusal, an mma.sync variant",
-                   gemm_tile_wgmma_launch(GEMM_TILE_SWIZZLED, cf, 0, ap, bp, 64, 64, 64, 0), &c, 0);
     CHECK(cudaFree(c.base));
     CHECK(cudaFree(a.base));
     CHECK(cudaFree(b.base));
