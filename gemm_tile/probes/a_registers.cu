@@ -6,9 +6,11 @@
  * a ring of 8 stages (128-byte swizzle, as the library's), A loaded by each
  * consumer thread from global memory straight into wgmma's register
  * fragment (the rows and columns mma.m16n8k16's A puts in a thread, warp w
- * of the warpgroup rows 16 w ..), AHEAD K tiles ahead, and
- * wgmma.m64n64k16 with A in registers. One tile a block, C stored from
- * registers; M a multiple of 128, N of 64, K of 64 (a probe).
+ * of the warpgroup rows 16 w ..), RS_BATCH K tiles at a time, a batch
+ * ahead (ptxas gives a batch's loads one scoreboard, and a wait on it waits
+ * for all of them: so a batch loads while the one before it multiplies;
+ * -DRS_BATCH=3 for batches of 3), and wgmma.m64n64k16 with A in registers. One tile a block, C
+ * stored from registers; M a multiple of 128, N of 64, K of 64 (a probe).
  *
  * Timed against the library's pick (gemm_tile_wgmma_launch, sw128) and
  * cublasGemmEx in turns, L2 flushed by reading (bf_l2_flush), medians of
@@ -28,9 +30,12 @@
 
 #define RS_BN     GEMM_TILE_WGMMA_BN_NARROW
 #define RS_STAGES 8
-#define RS_AHEAD  4              /* K tiles of A in registers, this one included */
-#define RS_STAGE  (RS_BN * 128u) /* a stage: B's 64 rows of 64 fp16 */
-#define RS_SMEM   (RS_STAGES * RS_STAGE + 16u * RS_STAGES + 1024u)
+#ifndef RS_BATCH
+#define RS_BATCH 2
+#endif
+#define RS_AHEAD (2 * RS_BATCH) /* K tiles of A in registers */
+#define RS_STAGE (RS_BN * 128u) /* a stage: B's 64 rows of 64 fp16 */
+#define RS_SMEM  (RS_STAGES * RS_STAGE + 16u * RS_STAGES + 1024u)
 
 /* acc (+)= A (registers: a[0..3], as mma.m16n8k16's A per warp) x B (desc) */
 static __device__ __forceinline__ void wgmma_m64n64k16_rs(float (&d)[32], const uint32_t (&a)[4],
@@ -146,14 +151,19 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
                         b + gemm_tile_wgmma_step_offset(GEMM_TILE_WGMMA_SW128, RS_BN, 0, j)),
                     kt > 0 || j > 0);
             wgmma_commit();
-            if (kt > 0) { /* K tile kt - 1's wgmma are done: its stage and registers free */
+            if (kt > 0) { /* K tile kt - 1's wgmma are done: its stage is free */
                 wgmma_wait<1>();
                 if (lane == 0)
                     mbar_arrive(empty + 8u * prev);
-                const int before = (s + RS_AHEAD - 1) % RS_AHEAD; /* a constant, unrolled */
-                fence_a(frag[before]); /* its wgmma read it: only now may it change */
-                if (kt - 1 + RS_AHEAD < ktiles)
-                    load_a(frag[before], a_row, a_row8, kt - 1 + RS_AHEAD);
+                if (s % RS_BATCH == 0) { /* K tiles kt - BATCH .. kt - 1 done: load kt + BATCH .. */
+#pragma unroll
+                    for (int i = 0; i < RS_BATCH; ++i) {
+                        const int slot = (s + RS_BATCH + i) % RS_AHEAD;
+                        fence_a(frag[slot]);
+                        if (kt + RS_BATCH + i < ktiles)
+                            load_a(frag[slot], a_row, a_row8, kt + RS_BATCH + i);
+                    }
+                }
             }
             prev = stage;
             if (++stage == RS_STAGES) {
@@ -194,10 +204,10 @@ static void run(int64_t m, int64_t n, int64_t k, const void *flush, size_t flush
     CHECK(cudaMalloc(&a, (size_t)(m * k) * 2));
     CHECK(cudaMalloc(&b, (size_t)(n * k) * 2));
     CHECK(cudaMalloc(&c, (size_t)(m * n) * 4));
-    std::vector<uint16_t> h((size_t)std::max(m, n) * k);
+    std::vector<uint16_t> h((size_t)(m + n) * k); /* A and B differ: a swap of them shows */
     fill_inputs(h.data(), h.size());
     CHECK(cudaMemcpy(a, h.data(), (size_t)(m * k) * 2, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(b, h.data(), (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, h.data() + m * k, (size_t)(n * k) * 2, cudaMemcpyHostToDevice));
     CUtensorMap map_b;
     CHECK(make_operand_map(&map_b, GEMM_TILE_WGMMA_SW128, b, n, k, RS_BN));
     CHECK(cudaFuncSetAttribute(a_registers, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -248,6 +258,8 @@ static void run(int64_t m, int64_t n, int64_t k, const void *flush, size_t flush
            "cublasGemmEx %.2f us; vs cuBLAS %.3f / %.3f (medians of 30, L2 flushed)\n",
            (long long)m, (long long)n, (long long)k, median(t[0]), blocks, median(t[1]), first,
            median(t[2]), median(t[2]) / median(t[0]), median(t[2]) / median(t[1]));
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     CHECK(cudaFree(c));
