@@ -184,12 +184,6 @@ __global__ void __launch_bounds__(GEMM_TILE_WGMMA_THREADS, 1)
     }
 }
 
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 static cublasHandle_t cublas;
 
 static void run(int64_t m, int64_t n, int64_t k, const void *flush, size_t flush_bytes)
@@ -267,10 +261,8 @@ static void run(int64_t m, int64_t n, int64_t k, const void *flush, size_t flush
 
 int main(int argc, char **argv)
 {
-    const size_t flush_bytes = 256u << 20; /* more than twice L2 on the H100 and H200 */
-    void *flush;
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaMemset(flush, 1, flush_bytes)); /* equal bytes, as bf_l2_flush asks */
+    const size_t flush_bytes = PROBE_FLUSH_BYTES;
+    void *const flush = probe_flush_buffer();
     if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "cublasCreate failed\n");
         return 1;

@@ -103,12 +103,6 @@ static cudaError_t ours_gemm(float *c, const uint16_t *a, const uint16_t *b, int
 typedef cudaError_t (*gemm_fn)(float *, const uint16_t *, const uint16_t *, int64_t, int64_t,
                                int64_t);
 
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 /* One phase: GEMMs back to back for `seconds`; what the samples say is
  * read once sampling has stopped. */
 struct phase {

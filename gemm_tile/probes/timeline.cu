@@ -49,12 +49,6 @@ static const char *const points[8] = {
     "entry",           "producer past the cluster wait", "first TMA issued", "first stage full",
     "last wgmma done", "C stored (TMA issued)",          "C read from smem", "exit (cluster wait)"};
 
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 static int direct, warm, half_c;
 static cublasHandle_t cublas;
 
@@ -161,10 +155,8 @@ static void run(int64_t m, int64_t n, int64_t k, void *flush, size_t flush_bytes
 
 int main(int argc, char **argv)
 {
-    const size_t flush_bytes = 256u << 20; /* more than twice L2 on the H100 and H200 */
-    void *flush;
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaMemset(flush, 1, flush_bytes)); /* equal bytes, as bf_l2_flush asks */
+    const size_t flush_bytes = PROBE_FLUSH_BYTES;
+    void *const flush = probe_flush_buffer();
     if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "cublasCreate failed\n");
         return 1;
